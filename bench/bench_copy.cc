@@ -1,0 +1,49 @@
+// The CUDA copy family: device-to-device bandwidth through cudaMemcpy and two copy kernels.
+#include <string>
+
+#include "extensions/cuda_check.h"
+#include "extensions/cuda_fixture.h"
+#include "kernels/copy.h"
+
+namespace {
+
+using Launch = void (*)(float*, const float*, std::size_t, cudaStream_t);
+
+void launch_memcpy(float* dst, const float* src, std::size_t n, cudaStream_t stream) {
+  GBX_CUDA_CHECK(cudaMemcpyAsync(dst, src, n * sizeof(float), cudaMemcpyDeviceToDevice, stream));
+}
+
+template <Launch launcher, gbx::CudaRegion measured = gbx::CudaRegion::device>
+class CopyFixture : public gbx::CudaFixture {
+ protected:
+  void setup(const benchmark::State& state) override {
+    n_ = static_cast<std::size_t>(state.range(0));
+    auto host = host_array<float>(n_);
+    fill_random(host);
+    src_ = device_array<float>(n_);
+    dst_ = device_array<float>(n_);
+    upload(host, src_);
+    declare_problem("copy/n=" + std::to_string(n_));
+    declare_bytes_per_run(2.0 * static_cast<double>(n_ * sizeof(float)));
+  }
+  void launch(cudaStream_t stream) override { launcher(dst_.data, src_.data, n_, stream); }
+  gbx::CudaRegion measured_region() const override { return measured; }
+
+ private:
+  std::size_t n_ = 0;
+  gbx::Span<float> src_;
+  gbx::Span<float> dst_;
+};
+
+using CopyVectorisedEndToEnd = CopyFixture<gbx::kernels::launch_copy_vectorised, gbx::CudaRegion::end_to_end>;
+
+void sizes(benchmark::internal::Benchmark* b) {
+  b->ArgName("n")->Arg(1 << 20)->Arg(1 << 26)->Unit(benchmark::kMicrosecond);
+}
+
+}  // namespace
+
+GBX_BENCHMARK(CopyFixture<launch_memcpy>, "copy", "cudaMemcpy")->Apply(sizes);
+GBX_BENCHMARK(CopyFixture<gbx::kernels::launch_copy_scalar>, "copy", "scalar")->Apply(sizes);
+GBX_BENCHMARK(CopyFixture<gbx::kernels::launch_copy_vectorised>, "copy", "vectorised")->Apply(sizes);
+GBX_BENCHMARK(CopyVectorisedEndToEnd, "copy", "vectorised_end_to_end")->Apply(sizes);

@@ -1,0 +1,68 @@
+#pragma once
+
+#include <cuda_runtime_api.h>
+
+#include <memory>
+
+#include "extensions/device_array.h"
+#include "extensions/fixture.h"
+
+namespace gbx {
+
+class L2FlushBuffer;
+
+// What a CUDA benchmark's samples bracket.
+enum class CudaRegion {
+  device,      // CUDA events on the benchmark's stream: the kernels alone
+  end_to_end,  // the synchronised host clock: launch overhead and synchronisation included
+};
+
+// Kernels launched on a stream the base owns. On a machine without a usable device, every
+// benchmark is skipped with the runtime's reason; CUDA errors fail only the benchmark they hit.
+class CudaFixture : public FixtureBase {
+ public:
+  CudaFixture();
+  ~CudaFixture() override;
+
+ protected:
+  // Enqueue one run of the kernel on stream; do not synchronise.
+  virtual void launch(cudaStream_t stream) = 0;
+  virtual CudaRegion measured_region() const { return CudaRegion::device; }
+
+  cudaStream_t stream() const { return stream_; }
+  // Device memory counted in the record and freed after the benchmark.
+  template <class T>
+  Span<T> device_array(std::size_t count) {
+    auto storage = std::make_shared<DeviceArray<T>>(count);
+    device_bytes_ += storage->bytes();
+    keep(storage);
+    return Span<T>{storage->data(), count};
+  }
+  // Copies between host and device spans of equal size.
+  template <class T>
+  static void upload(Span<T> host, Span<T> device) {
+    copy(device.data, host.data, host.bytes(), device.size, host.size, cudaMemcpyHostToDevice);
+  }
+  template <class T>
+  static void download(Span<T> device, Span<T> host) {
+    copy(host.data, device.data, device.bytes(), host.size, device.size, cudaMemcpyDeviceToHost);
+  }
+  std::size_t device_bytes() const { return device_bytes_; }
+
+  static void copy(void* to, const void* from, std::size_t bytes, std::size_t to_count, std::size_t from_count,
+                   cudaMemcpyKind kind);
+
+  const char* region() const override;
+  void acquire() override;
+  void release() noexcept override;
+  std::unique_ptr<Timer> make_timer() override;
+  void flush_caches() override;
+  void run_once() override { launch(stream_); }
+
+ private:
+  cudaStream_t stream_ = nullptr;
+  std::unique_ptr<L2FlushBuffer> l2_;
+  std::size_t device_bytes_ = 0;
+};
+
+}  // namespace gbx

@@ -1,0 +1,117 @@
+#include "extensions/fixture.h"
+
+#include <algorithm>
+#include <exception>
+#include <random>
+
+#include "extensions/cpu_cache_flush.h"
+#include "extensions/cpu_timer.h"
+#include "extensions/protocol.h"
+
+namespace gbx {
+
+namespace {
+
+template <class T>
+void fill_uniform(Span<T> values, std::uint64_t seed, T low, T high) {
+  std::mt19937_64 rng(seed);
+  std::uniform_real_distribution<T> dist(low, high);
+  for (auto& v : values) v = dist(rng);
+}
+
+std::string args_text(const std::vector<std::int64_t>& args) {
+  std::string text;
+  for (auto a : args) text += (text.empty() ? "" : ",") + std::to_string(a);
+  return text;
+}
+
+}  // namespace
+
+void FixtureBase::identify(const std::string& family, const std::string& variant) {
+  family_ = family;
+  variant_ = variant;
+  SetName((family + "/" + variant).c_str());
+}
+
+void FixtureBase::fill_random(Span<float> values, float low, float high) const {
+  fill_uniform(values, record_.seed, low, high);
+}
+
+void FixtureBase::fill_random(Span<double> values, double low, double high) const {
+  fill_uniform(values, record_.seed, low, high);
+}
+
+double FixtureBase::now_seconds() { return steady_now_seconds(); }
+
+void FixtureBase::BenchmarkCase(benchmark::State& state) {
+  record_ = RunRecord{};
+  record_.benchmark = family_ + "/" + variant_;
+  record_.variant = variant_;
+  record_.region = region();
+  record_.seed = 42;
+  host_bytes_ = 0;
+  for (int i = 0; i < ArgsCnt(); ++i) record_.args.push_back(state.range(static_cast<std::size_t>(i)));
+
+  std::string failure;
+  bool acquired = false;
+  bool set_up = false;
+  try {
+    acquire();
+    acquired = true;
+    setup(state);
+    set_up = true;
+    if (record_.problem.empty()) record_.problem = family_ + (record_.args.empty() ? "" : "/" + args_text(record_.args));
+    const Protocol& protocol = active_protocol();
+    const std::unique_ptr<Timer> timer = make_timer();
+    MeasurementHooks hooks;
+    hooks.run = [this] { run_once(); };
+    hooks.flush = [this] { flush_caches(); };
+    hooks.now_seconds = [this] { return now_seconds(); };
+    hooks.cpu_seconds = process_cpu_seconds;
+    record_.measurement = measure(protocol, *timer, hooks);
+  } catch (const Unavailable& e) {
+    record_.skipped = true;
+    failure = std::string("skipped: ") + e.what();
+  } catch (const std::exception& e) {
+    failure = e.what();
+  } catch (...) {
+    failure = "unknown exception";
+  }
+  try {
+    if (set_up) teardown();
+  } catch (const std::exception& e) {
+    if (failure.empty()) failure = std::string("teardown: ") + e.what();
+  }
+  if (acquired) release();
+  owned_.clear();
+
+  record_.error = failure;
+  const std::int64_t id = SampleChannel::global().publish(record_);
+  state.SetLabel(record_label(id));
+  if (!failure.empty()) {
+    state.SkipWithError(failure.c_str());
+    return;
+  }
+  const auto& samples = record_.measurement.samples;
+  std::vector<double> sorted(samples);
+  std::sort(sorted.begin(), sorted.end());
+  const std::size_t n = sorted.size();
+  const double median = n % 2 == 1 ? sorted[n / 2] : 0.5 * (sorted[n / 2 - 1] + sorted[n / 2]);
+  for (auto _ : state) state.SetIterationTime(median);
+}
+
+CpuFixture::CpuFixture() = default;
+
+CpuFixture::~CpuFixture() = default;
+
+std::unique_ptr<Timer> CpuFixture::make_timer() { return std::make_unique<CpuTimer>(); }
+
+void CpuFixture::flush_caches() {
+  if (!flusher_) flusher_ = std::make_unique<CpuCacheFlusher>();
+  flusher_->flush();
+}
+
+void CpuFixture::release() noexcept { flusher_.reset(); }
+
+}  // namespace gbx
+

@@ -1,0 +1,118 @@
+#pragma once
+
+#include <benchmark/benchmark.h>
+
+#include <cstdint>
+#include <memory>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+#include "extensions/measurement.h"
+#include "extensions/sample_channel.h"
+#include "extensions/span.h"
+#include "extensions/timer.h"
+
+namespace gbx {
+
+class CpuCacheFlusher;
+
+// Thrown when a benchmark cannot run on this machine; it is reported as skipped, not failed.
+class Unavailable : public std::runtime_error {
+ public:
+  using std::runtime_error::runtime_error;
+};
+
+// The compiled base of every gbx fixture: timing, warm-up, flushes, batching, samples and skipping.
+// Backends (CPU, CUDA) supply a timer, a flush and one run; authors supply setup, run and declarations.
+class FixtureBase : public benchmark::Fixture {
+ public:
+  // Called once at registration: the benchmark is named "<family>/<variant>".
+  void identify(const std::string& family, const std::string& variant);
+
+  void BenchmarkCase(benchmark::State& state) final;
+
+ protected:
+  FixtureBase() = default;
+
+  // --- for kernel authors -------------------------------------------------------------
+  // Allocate, fill the inputs and declare the problem; state.range(i) are the arguments.
+  virtual void setup(const benchmark::State& state) = 0;
+  virtual void teardown() {}
+
+  void declare_problem(std::string problem) { record_.problem = std::move(problem); }
+  void declare_flops_per_run(double flops) { record_.flops_per_run = flops; }
+  void declare_bytes_per_run(double bytes) { record_.bytes_per_run = bytes; }
+  // The seed of the random inputs; fill_random() uses it and the record keeps it.
+  void declare_seed(std::uint64_t seed) { record_.seed = seed; }
+  std::uint64_t seed() const { return record_.seed; }
+  // Zeroed host memory, counted in the record and freed after the benchmark.
+  template <class T>
+  Span<T> host_array(std::size_t count) {
+    std::shared_ptr<T[]> storage(new T[count]());
+    host_bytes_ += count * sizeof(T);
+    keep(storage);
+    return Span<T>{storage.get(), count};
+  }
+  // Seeded uniform values in [low, high).
+  void fill_random(Span<float> values, float low = -1.0f, float high = 1.0f) const;
+  void fill_random(Span<double> values, double low = -1.0, double high = 1.0) const;
+
+  // --- for backends ---------------------------------------------------------------------
+  virtual const char* region() const = 0;
+  // Runs before setup(); throw Unavailable when the backend cannot run here.
+  virtual void acquire() {}
+  virtual void release() noexcept {}
+  virtual std::unique_ptr<Timer> make_timer() = 0;
+  virtual void flush_caches() = 0;
+  virtual void run_once() = 0;
+  virtual double now_seconds();
+  std::size_t host_bytes() const { return host_bytes_; }
+  // Ties an allocation's lifetime to the current benchmark call.
+  void keep(std::shared_ptr<void> owner) { owned_.push_back(std::move(owner)); }
+
+ private:
+  std::string family_;
+  std::string variant_;
+  RunRecord record_;
+  std::size_t host_bytes_ = 0;
+  std::vector<std::shared_ptr<void>> owned_;
+};
+
+// Kernels that run on the CPU, timed with the steady clock.
+class CpuFixture : public FixtureBase {
+ public:
+  CpuFixture();
+  ~CpuFixture() override;
+
+ protected:
+  // One run of the kernel. Keep its result observable (benchmark::DoNotOptimize) so it is not elided.
+  virtual void run() = 0;
+
+  const char* region() const override { return "cpu"; }
+  std::unique_ptr<Timer> make_timer() override;
+  void flush_caches() override;
+  void run_once() override { run(); }
+  void release() noexcept override;
+
+ private:
+  std::unique_ptr<CpuCacheFlusher> flusher_;
+};
+
+// Registers fixture F as "<family>/<variant>" with manual time and one Google Benchmark iteration:
+// each iteration is one whole gbx measurement. Chain ->Arg(...) and friends on the result.
+template <class F>
+benchmark::internal::Benchmark* register_fixture(const std::string& family, const std::string& variant) {
+  auto* fixture = new F();
+  fixture->identify(family, variant);
+  return benchmark::internal::RegisterBenchmarkInternal(fixture)->UseManualTime()->Iterations(1);
+}
+
+}  // namespace gbx
+
+#define GBX_CONCAT_INNER(a, b) a##b
+#define GBX_CONCAT(a, b) GBX_CONCAT_INNER(a, b)
+// GBX_BENCHMARK(MyFixture, "reduce", "kahan")->Arg(1 << 20);
+#define GBX_BENCHMARK(Fixture, family, variant)                                                     \
+  [[maybe_unused]] static ::benchmark::internal::Benchmark* GBX_CONCAT(gbx_registered_, __COUNTER__) = \
+      ::gbx::register_fixture<Fixture>(family, variant)

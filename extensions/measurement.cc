@@ -1,0 +1,103 @@
+#include "extensions/measurement.h"
+
+#include <algorithm>
+#include <cmath>
+#include <stdexcept>
+
+namespace gbx {
+
+namespace {
+
+constexpr std::int64_t kMaxBatch = std::int64_t{1} << 30;
+constexpr int kMaxCalibrationRounds = 16;
+
+double timed_batch(Timer& timer, const MeasurementHooks& hooks, std::int64_t batch) {
+  timer.start();
+  for (std::int64_t i = 0; i < batch; ++i) hooks.run();
+  timer.stop();
+  return timer.elapsed_seconds();
+}
+
+double median_of(std::vector<double> values) {
+  const auto mid = values.begin() + static_cast<std::ptrdiff_t>(values.size() / 2);
+  std::nth_element(values.begin(), mid, values.end());
+  if (values.size() % 2 == 1) return *mid;
+  return 0.5 * (*mid + *std::max_element(values.begin(), mid));
+}
+
+}  // namespace
+
+std::int64_t choose_batch(double seconds_per_run, double resolution_seconds, double factor) {
+  if (!(resolution_seconds > 0.0)) throw std::invalid_argument("timer resolution must be > 0");
+  if (!(seconds_per_run > 0.0)) return kMaxBatch;
+  const double needed = std::ceil(factor * resolution_seconds / seconds_per_run);
+  return static_cast<std::int64_t>(std::clamp(needed, 1.0, static_cast<double>(kMaxBatch)));
+}
+
+Measurement measure(const Protocol& protocol, Timer& timer, const MeasurementHooks& hooks) {
+  if (!hooks.run || !hooks.now_seconds) throw std::invalid_argument("measure() needs run and now_seconds hooks");
+  const bool cold = protocol.cache == CacheMode::cold;
+  if (cold && !hooks.flush) throw std::invalid_argument("cold cache mode needs a flush hook");
+
+  Measurement m;
+  m.timer = timer.kind();
+  m.cache = protocol.cache;
+  m.timer_resolution_seconds = timer.resolution_seconds();
+  const double target = protocol.batch_resolution_factor * m.timer_resolution_seconds;
+  const double start = hooks.now_seconds();
+  const auto out_of_time = [&] { return hooks.now_seconds() - start >= protocol.max_time_seconds; };
+
+  for (; m.warmup_runs < protocol.warmup_runs && !out_of_time(); ++m.warmup_runs) hooks.run();
+
+  // Cold samples are single runs: in a batch every run after the first would find the cache warm.
+  if (!cold) {
+    for (int round = 0; round < kMaxCalibrationRounds && !out_of_time(); ++round) {
+      const double elapsed = timed_batch(timer, hooks, m.batch);
+      m.calibration_runs += m.batch;
+      if (elapsed >= target || m.batch == kMaxBatch) break;
+      // Aim 20% past the target so that noise rarely leaves a sample short of it.
+      const std::int64_t next =
+          elapsed > 0.0 ? choose_batch(elapsed / static_cast<double>(m.batch), m.timer_resolution_seconds,
+                                       1.2 * protocol.batch_resolution_factor)
+                        : m.batch * 10;
+      m.batch = std::min(kMaxBatch, std::max(next, m.batch + 1));
+    }
+  }
+
+  double cpu_in_samples = 0.0;
+  const auto done = [&] {
+    const auto n = static_cast<std::int64_t>(m.samples.size());
+    if (n >= protocol.max_samples) {
+      m.sample_bound_reached = static_cast<bool>(hooks.enough);
+      return true;
+    }
+    if (n < protocol.min_samples) return false;
+    if (!hooks.enough) return true;
+    const std::int64_t interval = std::max<std::int64_t>(1, hooks.check_interval);
+    return (n - protocol.min_samples) % interval == 0 && hooks.enough(m.samples);
+  };
+  m.samples.reserve(static_cast<std::size_t>(std::min<std::int64_t>(protocol.max_samples, 1 << 16)));
+  while (!done()) {
+    // At least one sample is always taken, so that even an over-long warm-up yields a result.
+    if (!m.samples.empty() && out_of_time()) {
+      m.time_bound_reached = true;
+      break;
+    }
+    if (cold) {
+      hooks.flush();
+      ++m.flushes;
+    }
+    const double cpu_before = hooks.cpu_seconds ? hooks.cpu_seconds() : 0.0;
+    const double elapsed = timed_batch(timer, hooks, m.batch);
+    if (hooks.cpu_seconds) cpu_in_samples += hooks.cpu_seconds() - cpu_before;
+    m.samples.push_back(elapsed / static_cast<double>(m.batch));
+  }
+
+  const double runs = static_cast<double>(m.samples.size()) * static_cast<double>(m.batch);
+  m.cpu_seconds_per_run = runs > 0.0 ? cpu_in_samples / runs : 0.0;
+  if (cold && !m.samples.empty()) m.below_resolution = median_of(m.samples) < target;
+  m.wall_seconds = hooks.now_seconds() - start;
+  return m;
+}
+
+}  // namespace gbx

@@ -1,0 +1,47 @@
+#pragma once
+
+#include <cstdint>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+namespace gbx {
+
+enum class CacheMode { hot, cold };
+
+const char* to_string(CacheMode mode);
+
+// How every benchmark of a run is measured; the record declares it.
+struct Protocol {
+  std::int64_t warmup_runs = 10;
+  std::int64_t min_samples = 30;
+  std::int64_t max_samples = 10000;
+  double max_time_seconds = 10.0;
+  CacheMode cache = CacheMode::hot;
+  // A batch of runs must last at least this many timer resolutions.
+  double batch_resolution_factor = 100.0;
+};
+
+// A bad --gbx_* flag; what() names the flag and the value.
+class FlagError : public std::runtime_error {
+ public:
+  using std::runtime_error::runtime_error;
+};
+
+struct CommandLine {
+  Protocol protocol;
+  std::string out_dir;                   // --gbx_out_dir: where the record is written, empty for none
+  std::vector<std::string> passthrough;  // everything else, in order, for Google Benchmark
+};
+
+// Takes the --gbx_* flags out of args (argv without argv[0]); throws FlagError on a bad one.
+CommandLine parse_command_line(const std::vector<std::string>& args);
+
+// Usage text for the --gbx_* flags.
+std::string flags_help();
+
+// The protocol the running benchmarks follow; set once by the driver before they run.
+const Protocol& active_protocol();
+void set_active_protocol(const Protocol& protocol);
+
+}  // namespace gbx

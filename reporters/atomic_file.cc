@@ -1,0 +1,74 @@
+#include "reporters/atomic_file.h"
+
+#include <fcntl.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <cstring>
+#include <stdexcept>
+#include <vector>
+
+namespace gbx {
+
+namespace {
+
+std::string directory_of(const std::string& path) {
+  const auto slash = path.find_last_of('/');
+  if (slash == std::string::npos) return ".";
+  return slash == 0 ? "/" : path.substr(0, slash);
+}
+
+[[noreturn]] void fail(const std::string& what, const std::string& path) {
+  throw std::runtime_error("cannot " + what + " '" + path + "': " + std::strerror(errno));
+}
+
+// A temporary file beside path: the rename stays on one file system and so stays atomic.
+int open_temporary(const std::string& path, std::string& temporary) {
+  std::vector<char> name(path.begin(), path.end());
+  const std::string suffix = ".tmp-XXXXXX";
+  name.insert(name.end(), suffix.begin(), suffix.end());
+  name.push_back('\0');
+  const int fd = mkstemp(name.data());
+  temporary.assign(name.data());
+  if (fd < 0) fail("create a file in", directory_of(path));
+  return fd;
+}
+
+}  // namespace
+
+void write_file_atomically(const std::string& path, const std::string& content) {
+  std::string temporary;
+  const int fd = open_temporary(path, temporary);
+  std::size_t written = 0;
+  while (written < content.size()) {
+    const ssize_t n = ::write(fd, content.data() + written, content.size() - written);
+    if (n < 0) {
+      if (errno == EINTR) continue;
+      ::close(fd);
+      ::unlink(temporary.c_str());
+      fail("write", temporary);
+    }
+    written += static_cast<std::size_t>(n);
+  }
+  if (::fsync(fd) != 0 || ::close(fd) != 0) {
+    ::unlink(temporary.c_str());
+    fail("write", temporary);
+  }
+  // mkstemp makes the file private; a record is for reading, as an ordinary file would be.
+  ::chmod(temporary.c_str(), 0644);
+  if (::rename(temporary.c_str(), path.c_str()) != 0) {
+    ::unlink(temporary.c_str());
+    fail("rename a file to", path);
+  }
+}
+
+void check_writable(const std::string& path) {
+  std::string temporary;
+  const int fd = open_temporary(path, temporary);
+  ::close(fd);
+  ::unlink(temporary.c_str());
+  if (::access(path.c_str(), F_OK) == 0 && ::access(path.c_str(), W_OK) != 0) fail("write", path);
+}
+
+}  // namespace gbx

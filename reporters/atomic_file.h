@@ -1,0 +1,14 @@
+#pragma once
+
+#include <string>
+
+namespace gbx {
+
+// Writes content to path through a temporary file in the same directory and a rename, so that
+// readers see the old file or the whole new one, never a part. Throws std::runtime_error.
+void write_file_atomically(const std::string& path, const std::string& content);
+
+// Throws std::runtime_error, naming the path, unless a file can be created at path.
+void check_writable(const std::string& path);
+
+}  // namespace gbx

@@ -1,0 +1,153 @@
+#include "reporters/driver.h"
+
+#include <benchmark/benchmark.h>
+#include <sys/stat.h>
+
+#include <cerrno>
+#include <cstring>
+#include <iostream>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "extensions/protocol.h"
+#include "reporters/atomic_file.h"
+#include "reporters/gbx_reporter.h"
+#include "reporters/json_record.h"
+
+namespace gbx {
+
+namespace {
+
+// Google Benchmark's output flags that gbx handles itself, so that the record it writes is ours.
+struct OutputFlags {
+  std::string out;                   // --benchmark_out
+  std::string out_format = "json";   // --benchmark_out_format
+  std::string format = "console";    // --benchmark_format
+  bool list_tests = false;           // --benchmark_list_tests
+  bool help = false;
+  std::vector<std::string> for_google_benchmark;
+};
+
+bool take_value(const std::string& arg, const std::string& flag, std::string& value) {
+  const std::string prefix = "--" + flag + "=";
+  if (arg.compare(0, prefix.size(), prefix) != 0) return false;
+  value = arg.substr(prefix.size());
+  return true;
+}
+
+OutputFlags split_output_flags(const std::vector<std::string>& args) {
+  OutputFlags flags;
+  for (const auto& arg : args) {
+    std::string value;
+    if (take_value(arg, "benchmark_out", flags.out)) continue;
+    if (take_value(arg, "benchmark_out_format", flags.out_format)) continue;
+    if (take_value(arg, "benchmark_format", value)) flags.format = value;
+    if (arg == "--benchmark_list_tests" || (take_value(arg, "benchmark_list_tests", value) && value != "false")) {
+      flags.list_tests = true;
+    }
+    if (arg == "--help" || arg == "-h") flags.help = true;
+    flags.for_google_benchmark.push_back(arg);
+  }
+  return flags;
+}
+
+bool known_format(const std::string& format) { return format == "json" || format == "console" || format == "csv"; }
+
+void make_directories(const std::string& dir) {
+  std::string path;
+  std::size_t start = 0;
+  while (start <= dir.size()) {
+    const auto slash = dir.find('/', start);
+    path = dir.substr(0, slash);
+    if (!path.empty() && ::mkdir(path.c_str(), 0755) != 0 && errno != EEXIST) {
+      throw std::runtime_error("cannot create directory '" + path + "': " + std::strerror(errno));
+    }
+    if (slash == std::string::npos) break;
+    start = slash + 1;
+  }
+}
+
+std::unique_ptr<benchmark::BenchmarkReporter> printer_for(const std::string& format) {
+  if (format == "console") return std::make_unique<benchmark::ConsoleReporter>(benchmark::ConsoleReporter::OO_None);
+  if (format == "csv") {
+#pragma GCC diagnostic push
+#pragma GCC diagnostic ignored "-Wdeprecated-declarations"
+    return std::make_unique<benchmark::CSVReporter>();
+#pragma GCC diagnostic pop
+  }
+  return nullptr;  // json: the record itself is written
+}
+
+int refuse(const std::string& message) {
+  std::cerr << "gbx: " << message << "\n";
+  return 2;
+}
+
+}  // namespace
+
+int run_main(int argc, char** argv) {
+  const std::vector<std::string> command(argv, argv + argc);
+  CommandLine line;
+  try {
+    line = parse_command_line(std::vector<std::string>(command.begin() + 1, command.end()));
+  } catch (const FlagError& error) {
+    return refuse(error.what());
+  }
+  OutputFlags output = split_output_flags(line.passthrough);
+  if (output.help) std::cout << "gbx flags (read before Google Benchmark's own):\n" << flags_help() << "\n";
+  if (!known_format(output.out_format)) {
+    return refuse("invalid value '" + output.out_format + "' for --benchmark_out_format: expected json, console or csv");
+  }
+  if (!known_format(output.format)) {
+    return refuse("invalid value '" + output.format + "' for --benchmark_format: expected json, console or csv");
+  }
+
+  const RecordHeader header{new_run_id(), utc_timestamp(), command, line.protocol};
+  std::string record_path;
+  try {
+    if (!output.out.empty()) check_writable(output.out);
+    if (!line.out_dir.empty()) {
+      make_directories(line.out_dir);
+      record_path = line.out_dir + "/" + utc_timestamp(true) + "-" + header.run_id + ".json";
+      check_writable(record_path);
+    }
+  } catch (const std::exception& error) {
+    return refuse(error.what());
+  }
+
+  std::vector<char*> gb_argv{argv[0]};
+  for (auto& arg : output.for_google_benchmark) gb_argv.push_back(arg.data());
+  int gb_argc = static_cast<int>(gb_argv.size());
+  gb_argv.push_back(nullptr);
+  benchmark::Initialize(&gb_argc, gb_argv.data());
+  if (benchmark::ReportUnrecognizedArguments(gb_argc, gb_argv.data())) return 2;
+  set_active_protocol(line.protocol);
+
+  // With --benchmark_format=json the record itself is what stdout shows, once everything has run.
+  benchmark::BenchmarkReporter* display =
+      output.format == "json" ? nullptr : benchmark::CreateDefaultDisplayReporter();
+  GbxReporter reporter(display, output.out.empty() ? nullptr : printer_for(output.out_format));
+  benchmark::RunSpecifiedBenchmarks(&reporter);
+  benchmark::Shutdown();
+  if (output.list_tests) return 0;
+
+  try {
+    const std::string record =
+        build_record(reporter.google_benchmark_json(), reporter.entries(), header).dump(2) + "\n";
+    if (output.format == "json") std::cout << record << std::flush;
+    if (!output.out.empty()) {
+      write_file_atomically(output.out, output.out_format == "json" ? record : reporter.file_output());
+    }
+    if (!record_path.empty()) {
+      write_file_atomically(record_path, record);
+      std::cerr << "gbx: record written to " << record_path << "\n";
+    }
+  } catch (const std::exception& error) {
+    std::cerr << "gbx: cannot write the record: " << error.what() << "\n";
+    return 1;
+  }
+  return reporter.any_failed() ? 1 : 0;
+}
+
+}  // namespace gbx

@@ -1,0 +1,135 @@
+#include "reporters/json_record.h"
+
+#include <cmath>
+#include <ctime>
+#include <random>
+#include <stdexcept>
+
+namespace gbx {
+
+namespace {
+
+nlohmann::json finite_or_null(double value) { return std::isfinite(value) ? nlohmann::json(value) : nlohmann::json(); }
+
+nlohmann::json protocol_json(const Protocol& p) {
+  return {{"warmup_runs", p.warmup_runs},
+          {"min_samples", p.min_samples},
+          {"max_samples", p.max_samples},
+          {"max_time_seconds", finite_or_null(p.max_time_seconds)},
+          {"cache", to_string(p.cache)},
+          {"batch_resolution_factor", finite_or_null(p.batch_resolution_factor)}};
+}
+
+nlohmann::json entry_json(const RunRecord& r, bool aggregate) {
+  nlohmann::json g = {{"problem", r.problem}, {"variant", r.variant}, {"region", r.region}};
+  if (aggregate) return g;
+  const Measurement& m = r.measurement;
+  g["declared"] = {{"flops_per_run", finite_or_null(r.flops_per_run)},
+                   {"bytes_per_run", finite_or_null(r.bytes_per_run)},
+                   {"seed", r.seed}};
+  g["skipped"] = r.skipped;
+  if (!r.error.empty()) return g;
+  g["measurement"] = {{"timer", to_string(m.timer)},
+                      {"timer_resolution_seconds", finite_or_null(m.timer_resolution_seconds)},
+                      {"cache", to_string(m.cache)},
+                      {"batch", m.batch},
+                      {"warmup_runs", m.warmup_runs},
+                      {"calibration_runs", m.calibration_runs},
+                      {"flushes", m.flushes},
+                      {"wall_seconds", finite_or_null(m.wall_seconds)},
+                      {"cpu_seconds_per_run", finite_or_null(m.cpu_seconds_per_run)},
+                      {"time_bound_reached", m.time_bound_reached},
+                      {"sample_bound_reached", m.sample_bound_reached},
+                      {"below_resolution", m.below_resolution}};
+  nlohmann::json samples = nlohmann::json::array();
+  for (double s : m.samples) samples.push_back(finite_or_null(s));
+  g["samples"] = std::move(samples);
+  return g;
+}
+
+}  // namespace
+
+std::string new_run_id() {
+  std::random_device device;
+  std::mt19937_64 rng((static_cast<std::uint64_t>(device()) << 32) ^ device());
+  std::uint64_t hi = rng();
+  std::uint64_t lo = rng();
+  // RFC 4122: version 4 in the high nibble of byte 6, variant 10 in the top bits of byte 8.
+  hi = (hi & 0xffffffffffff0fffULL) | 0x0000000000004000ULL;
+  lo = (lo & 0x3fffffffffffffffULL) | 0x8000000000000000ULL;
+  char text[37];
+  std::snprintf(text, sizeof text, "%08x-%04x-%04x-%04x-%012llx", static_cast<unsigned>(hi >> 32),
+                static_cast<unsigned>((hi >> 16) & 0xffff), static_cast<unsigned>(hi & 0xffff),
+                static_cast<unsigned>(lo >> 48), static_cast<unsigned long long>(lo & 0xffffffffffffULL));
+  return text;
+}
+
+std::string utc_timestamp(bool compact) {
+  const std::time_t now = std::time(nullptr);
+  std::tm utc{};
+  gmtime_r(&now, &utc);
+  char text[32];
+  std::strftime(text, sizeof text, compact ? "%Y%m%dT%H%M%SZ" : "%Y-%m-%dT%H:%M:%SZ", &utc);
+  return text;
+}
+
+std::string replace_non_finite_with_null(const std::string& text) {
+  std::string out;
+  out.reserve(text.size());
+  bool in_string = false;
+  for (std::size_t i = 0; i < text.size(); ++i) {
+    const char c = text[i];
+    if (in_string) {
+      out += c;
+      if (c == '\\' && i + 1 < text.size()) {
+        out += text[++i];
+      } else if (c == '"') {
+        in_string = false;
+      }
+      continue;
+    }
+    if (c == '"') {
+      in_string = true;
+      out += c;
+      continue;
+    }
+    std::size_t length = 0;
+    for (const char* word : {"-Infinity", "Infinity", "-inf", "inf", "-NaN", "NaN", "-nan", "nan"}) {
+      const std::string w = word;
+      if (text.compare(i, w.size(), w) == 0) {
+        length = w.size();
+        break;
+      }
+    }
+    if (length > 0) {
+      out += "null";
+      i += length - 1;
+    } else {
+      out += c;
+    }
+  }
+  return out;
+}
+
+nlohmann::json build_record(const std::string& google_benchmark_json, const std::vector<std::optional<RunRecord>>& entries,
+                            const RecordHeader& header) {
+  nlohmann::json record = nlohmann::json::parse(replace_non_finite_with_null(google_benchmark_json));
+  auto& benchmarks = record["benchmarks"];
+  if (!benchmarks.is_array()) benchmarks = nlohmann::json::array();
+  if (benchmarks.size() != entries.size()) {
+    throw std::logic_error("record: " + std::to_string(benchmarks.size()) + " benchmark entries but " +
+                           std::to_string(entries.size()) + " runs reported");
+  }
+  for (std::size_t i = 0; i < entries.size(); ++i) {
+    if (!entries[i]) continue;
+    benchmarks[i]["gbx"] = entry_json(*entries[i], benchmarks[i].value("run_type", "") == "aggregate");
+  }
+  record["gbx"] = {{"schema_version", 1},
+                   {"run_id", header.run_id},
+                   {"created_utc", header.created_utc},
+                   {"command", header.command},
+                   {"protocol", protocol_json(header.protocol)}};
+  return record;
+}
+
+}  // namespace gbx

@@ -1,0 +1,35 @@
+#pragma once
+
+#include <nlohmann/json.hpp>
+
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "extensions/protocol.h"
+#include "extensions/sample_channel.h"
+
+namespace gbx {
+
+// What identifies one run of a bench binary.
+struct RecordHeader {
+  std::string run_id;       // a UUID v4
+  std::string created_utc;  // ISO 8601
+  std::vector<std::string> command;
+  Protocol protocol;
+};
+
+std::string new_run_id();
+// ISO 8601 UTC time, e.g. 2026-11-30T04:17:41Z; compact=true gives 20261130T041741Z for file names.
+std::string utc_timestamp(bool compact = false);
+
+// Google Benchmark writes NaN and Infinity as bare words, which JSON parsers reject: this
+// turns every such token outside strings into null.
+std::string replace_non_finite_with_null(const std::string& json_text);
+
+// The record: Google Benchmark's JSON, every key kept, plus a `gbx` object at the top and in each
+// benchmark entry. entries[i] is the fixture record behind benchmarks[i], if any.
+nlohmann::json build_record(const std::string& google_benchmark_json, const std::vector<std::optional<RunRecord>>& entries,
+                            const RecordHeader& header);
+
+}  // namespace gbx
