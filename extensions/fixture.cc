@@ -51,6 +51,8 @@ void FixtureBase::BenchmarkCase(benchmark::State& state) {
   record_.seed = 42;
   host_bytes_ = 0;
   for (int i = 0; i < ArgsCnt(); ++i) record_.args.push_back(state.range(static_cast<std::size_t>(i)));
+  // Until setup() declares better, and when it never runs (a skip), the problem is named by its arguments.
+  record_.problem = family_ + (record_.args.empty() ? "" : "/" + args_text(record_.args));
 
   std::string failure;
   bool acquired = false;
@@ -60,7 +62,6 @@ void FixtureBase::BenchmarkCase(benchmark::State& state) {
     acquired = true;
     setup(state);
     set_up = true;
-    if (record_.problem.empty()) record_.problem = family_ + (record_.args.empty() ? "" : "/" + args_text(record_.args));
     const Protocol& protocol = active_protocol();
     const std::unique_ptr<Timer> timer = make_timer();
     MeasurementHooks hooks;
