@@ -33,10 +33,10 @@ void report_cuda_error(cudaError_t code, const char* call, const char* file, int
     }                                                                      \
   } while (false)
 
-#define GBX_CUDA_CHECK_NOTHROW(call)                                               \
-  do {                                                                             \
-    const cudaError_t gbx_cuda_status_ = (call);                                   \
-    if (gbx_cuda_status_ != cudaSuccess) {                                         \
-      ::gbx::report_cuda_error(gbx_cuda_status_, #call, __FILE__, __LINE__);       \
-    }                                                                              \
+#define GBX_CUDA_CHECK_NOTHROW(call)                                         \
+  do {                                                                       \
+    const cudaError_t gbx_cuda_status_ = (call);                             \
+    if (gbx_cuda_status_ != cudaSuccess) {                                   \
+      ::gbx::report_cuda_error(gbx_cuda_status_, #call, __FILE__, __LINE__); \
+    }                                                                        \
   } while (false)

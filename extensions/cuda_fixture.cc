@@ -13,9 +13,7 @@ CudaFixture::CudaFixture() = default;
 
 CudaFixture::~CudaFixture() = default;
 
-const char* CudaFixture::region() const {
-  return measured_region() == CudaRegion::device ? "device" : "end_to_end";
-}
+const char* CudaFixture::region() const { return measured_region() == CudaRegion::device ? "device" : "end_to_end"; }
 
 void CudaFixture::acquire() {
   const std::string reason = cuda_unavailable_reason();

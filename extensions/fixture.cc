@@ -115,4 +115,3 @@ void CpuFixture::flush_caches() {
 void CpuFixture::release() noexcept { flusher_.reset(); }
 
 }  // namespace gbx
-

@@ -113,6 +113,6 @@ benchmark::internal::Benchmark* register_fixture(const std::string& family, cons
 #define GBX_CONCAT_INNER(a, b) a##b
 #define GBX_CONCAT(a, b) GBX_CONCAT_INNER(a, b)
 // GBX_BENCHMARK(MyFixture, "reduce", "kahan")->Arg(1 << 20);
-#define GBX_BENCHMARK(Fixture, family, variant)                                                     \
+#define GBX_BENCHMARK(Fixture, family, variant)                                                        \
   [[maybe_unused]] static ::benchmark::internal::Benchmark* GBX_CONCAT(gbx_registered_, __COUNTER__) = \
       ::gbx::register_fixture<Fixture>(family, variant)

@@ -31,11 +31,11 @@ struct Measurement {
   double timer_resolution_seconds = 0.0;
   TimerKind timer = TimerKind::cpu;
   CacheMode cache = CacheMode::hot;
-  double wall_seconds = 0.0;         // the whole measurement, warm-up included
-  double cpu_seconds_per_run = 0.0;  // process CPU time inside the timed regions, per run
-  bool time_bound_reached = false;   // --gbx_max_time stopped sampling
-  bool sample_bound_reached = false; // --gbx_max_samples stopped sampling before `enough` agreed
-  bool below_resolution = false;     // cold samples (never batched) shorter than the batch target
+  double wall_seconds = 0.0;          // the whole measurement, warm-up included
+  double cpu_seconds_per_run = 0.0;   // process CPU time while sampling (flushes excluded), per run
+  bool time_bound_reached = false;    // --gbx_max_time stopped sampling
+  bool sample_bound_reached = false;  // --gbx_max_samples stopped sampling before `enough` agreed
+  bool below_resolution = false;      // cold samples (never batched) shorter than the batch target
 };
 
 // The number of runs per sample so that a sample lasts batch_resolution_factor resolutions.

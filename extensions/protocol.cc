@@ -88,8 +88,8 @@ CommandLine parse_command_line(const std::vector<std::string>& args) {
     }
   }
   if (p.min_samples > p.max_samples) {
-    throw FlagError("--gbx_min_samples=" + std::to_string(p.min_samples) + " is greater than --gbx_max_samples=" +
-                    std::to_string(p.max_samples));
+    throw FlagError("--gbx_min_samples=" + std::to_string(p.min_samples) +
+                    " is greater than --gbx_max_samples=" + std::to_string(p.max_samples));
   }
   if (out_dir) {
     if (out_dir->empty()) throw FlagError("invalid value '' for --gbx_out_dir: expected a directory");

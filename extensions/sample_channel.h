@@ -12,7 +12,7 @@ namespace gbx {
 
 // Everything one call of a benchmark measured, as the printers receive it.
 struct RunRecord {
-  std::int64_t id = -1;  // assigned by the channel
+  std::int64_t id = -1;   // assigned by the channel
   std::string benchmark;  // the registered family name, e.g. "reduce/kahan"
   std::vector<std::int64_t> args;
   std::string problem;  // the workload, e.g. "reduce/n=16777216"

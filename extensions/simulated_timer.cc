@@ -27,11 +27,9 @@ SimulatedTimer SimulatedTimer::normal(double mean, double stddev, std::uint64_t 
 }
 
 SimulatedTimer SimulatedTimer::lognormal(double median, double sigma, std::uint64_t seed) {
-  return SimulatedTimer(
-      [dist = std::lognormal_distribution<double>(std::log(median), sigma)](std::mt19937_64& rng) mutable {
-        return dist(rng);
-      },
-      seed);
+  return SimulatedTimer([dist = std::lognormal_distribution<double>(std::log(median), sigma)](
+                            std::mt19937_64& rng) mutable { return dist(rng); },
+                        seed);
 }
 
 void SimulatedTimer::run() {

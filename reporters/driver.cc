@@ -21,10 +21,10 @@ namespace {
 
 // Google Benchmark's output flags that gbx handles itself, so that the record it writes is ours.
 struct OutputFlags {
-  std::string out;                   // --benchmark_out
-  std::string out_format = "json";   // --benchmark_out_format
-  std::string format = "console";    // --benchmark_format
-  bool list_tests = false;           // --benchmark_list_tests
+  std::string out;                  // --benchmark_out
+  std::string out_format = "json";  // --benchmark_out_format
+  std::string format = "console";   // --benchmark_format
+  bool list_tests = false;          // --benchmark_list_tests
   bool help = false;
   std::vector<std::string> for_google_benchmark;
 };
@@ -97,7 +97,8 @@ int run_main(int argc, char** argv) {
   OutputFlags output = split_output_flags(line.passthrough);
   if (output.help) std::cout << "gbx flags (read before Google Benchmark's own):\n" << flags_help() << "\n";
   if (!known_format(output.out_format)) {
-    return refuse("invalid value '" + output.out_format + "' for --benchmark_out_format: expected json, console or csv");
+    return refuse("invalid value '" + output.out_format +
+                  "' for --benchmark_out_format: expected json, console or csv");
   }
   if (!known_format(output.format)) {
     return refuse("invalid value '" + output.format + "' for --benchmark_format: expected json, console or csv");
@@ -125,8 +126,7 @@ int run_main(int argc, char** argv) {
   set_active_protocol(line.protocol);
 
   // With --benchmark_format=json the record itself is what stdout shows, once everything has run.
-  benchmark::BenchmarkReporter* display =
-      output.format == "json" ? nullptr : benchmark::CreateDefaultDisplayReporter();
+  benchmark::BenchmarkReporter* display = output.format == "json" ? nullptr : benchmark::CreateDefaultDisplayReporter();
   GbxReporter reporter(display, output.out.empty() ? nullptr : printer_for(output.out_format));
   benchmark::RunSpecifiedBenchmarks(&reporter);
   benchmark::Shutdown();

@@ -4,8 +4,8 @@
 
 namespace gbx {
 
-GbxReporter::GbxReporter(benchmark::BenchmarkReporter* display, std::unique_ptr<benchmark::BenchmarkReporter> file_printer,
-                         const SampleChannel& channel)
+GbxReporter::GbxReporter(benchmark::BenchmarkReporter* display,
+                         std::unique_ptr<benchmark::BenchmarkReporter> file_printer, const SampleChannel& channel)
     : display_(display),
       file_printer_(std::move(file_printer)),
       json_(std::make_unique<benchmark::JSONReporter>()),

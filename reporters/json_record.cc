@@ -12,12 +12,9 @@ namespace {
 nlohmann::json finite_or_null(double value) { return std::isfinite(value) ? nlohmann::json(value) : nlohmann::json(); }
 
 nlohmann::json protocol_json(const Protocol& p) {
-  return {{"warmup_runs", p.warmup_runs},
-          {"min_samples", p.min_samples},
-          {"max_samples", p.max_samples},
-          {"max_time_seconds", finite_or_null(p.max_time_seconds)},
-          {"cache", to_string(p.cache)},
-          {"batch_resolution_factor", finite_or_null(p.batch_resolution_factor)}};
+  return {{"warmup_runs", p.warmup_runs}, {"min_samples", p.min_samples},
+          {"max_samples", p.max_samples}, {"max_time_seconds", finite_or_null(p.max_time_seconds)},
+          {"cache", to_string(p.cache)},  {"batch_resolution_factor", finite_or_null(p.batch_resolution_factor)}};
 }
 
 nlohmann::json entry_json(const RunRecord& r, bool aggregate) {
@@ -111,8 +108,8 @@ std::string replace_non_finite_with_null(const std::string& text) {
   return out;
 }
 
-nlohmann::json build_record(const std::string& google_benchmark_json, const std::vector<std::optional<RunRecord>>& entries,
-                            const RecordHeader& header) {
+nlohmann::json build_record(const std::string& google_benchmark_json,
+                            const std::vector<std::optional<RunRecord>>& entries, const RecordHeader& header) {
   nlohmann::json record = nlohmann::json::parse(replace_non_finite_with_null(google_benchmark_json));
   auto& benchmarks = record["benchmarks"];
   if (!benchmarks.is_array()) benchmarks = nlohmann::json::array();

@@ -29,7 +29,7 @@ std::string replace_non_finite_with_null(const std::string& json_text);
 
 // The record: Google Benchmark's JSON, every key kept, plus a `gbx` object at the top and in each
 // benchmark entry. entries[i] is the fixture record behind benchmarks[i], if any.
-nlohmann::json build_record(const std::string& google_benchmark_json, const std::vector<std::optional<RunRecord>>& entries,
-                            const RecordHeader& header);
+nlohmann::json build_record(const std::string& google_benchmark_json,
+                            const std::vector<std::optional<RunRecord>>& entries, const RecordHeader& header);
 
 }  // namespace gbx
