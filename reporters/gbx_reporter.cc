@@ -1,5 +1,7 @@
 #include "reporters/gbx_reporter.h"
 
+#include <algorithm>
+
 #include "reporters/run_patching.h"
 
 namespace gbx {
@@ -27,16 +29,44 @@ bool GbxReporter::ReportContext(const Context& context) {
   return ok;
 }
 
+std::vector<RunRecord> GbxReporter::repetitions_of(const Run& aggregate) const {
+  const auto found = repetitions_.find(aggregate.run_name.str());
+  if (found != repetitions_.end()) return found->second;
+  // With --benchmark_report_aggregates_only the repetitions never reach a reporter: take the
+  // records of this family published since the previous report.
+  std::vector<RunRecord> records;
+  for (const auto& record : channel_.records()) {
+    if (record.id > reported_up_to_ && record.benchmark == aggregate.run_name.function_name) records.push_back(record);
+  }
+  return records;
+}
+
 void GbxReporter::ReportRuns(const std::vector<Run>& runs) {
   std::vector<Run> patched(runs);
-  // Read the record ids before patching replaces the labels that carry them.
-  for (const auto& run : runs) {
-    const auto id = record_id_from_label(run.report_label);
-    entries_.push_back(id ? channel_.find(*id) : std::nullopt);
-    const auto& record = entries_.back();
-    if (run.error_occurred && !(record && record->skipped)) any_failed_ = true;
+  std::int64_t highest = reported_up_to_;
+  for (auto& run : patched) {
+    std::optional<RunRecord> record;
+    if (run.run_type == Run::RT_Aggregate) {
+      const std::vector<RunRecord> repetitions = repetitions_of(run);
+      patch_aggregate(run, repetitions);
+      if (!repetitions.empty()) record = repetitions.front();
+    } else if (const auto id = record_id_from_label(run.report_label)) {
+      record = channel_.find(*id);
+      if (record) {
+        patch_repetition(run, *record);
+        repetitions_[run.run_name.str()].push_back(*record);
+        highest = std::max(highest, record->id);
+      }
+    }
+    if (run.run_type == Run::RT_Iteration && run.error_occurred && !(record && record->skipped)) any_failed_ = true;
+    entries_.push_back(std::move(record));
   }
-  patch_runs(patched, channel_);
+  for (const auto& run : patched) {
+    if (run.run_type == Run::RT_Aggregate) {
+      for (const auto& record : repetitions_of(run)) highest = std::max(highest, record.id);
+    }
+  }
+  reported_up_to_ = highest;
   json_->ReportRuns(patched);
   if (file_printer_) file_printer_->ReportRuns(patched);
   if (display_ != nullptr) display_->ReportRuns(patched);

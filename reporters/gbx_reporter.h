@@ -2,6 +2,8 @@
 
 #include <benchmark/benchmark.h>
 
+#include <cstdint>
+#include <map>
 #include <memory>
 #include <optional>
 #include <sstream>
@@ -40,7 +42,13 @@ class GbxReporter : public benchmark::BenchmarkReporter {
   std::ostringstream json_output_;
   std::ostringstream file_output_;
   std::vector<std::optional<RunRecord>> entries_;
+  // The records behind each benchmark instance's repetitions, for its aggregate rows (whose label
+  // Google Benchmark empties when the repetitions' labels differ).
+  std::map<std::string, std::vector<RunRecord>> repetitions_;
+  std::int64_t reported_up_to_ = -1;  // the highest record id seen in an earlier report
   bool any_failed_ = false;
+
+  std::vector<RunRecord> repetitions_of(const Run& aggregate) const;
 };
 
 }  // namespace gbx

@@ -8,10 +8,16 @@
 
 namespace gbx {
 
-// Rewrites Google Benchmark's runs with what the fixtures measured: the label becomes the problem
-// name, cpu_time becomes the process CPU time per run inside the timed regions (Google Benchmark
-// would report the whole measurement's), and each repetition gains `samples` and `batch` counters.
-// Aggregates recompute their CPU statistics from the patched repetitions.
+// Rewrites a repetition's run with what its fixture measured: the label becomes the problem name,
+// cpu_time becomes the process CPU time per run while sampling (Google Benchmark would report the
+// whole measurement's), and the counters `samples` and `batch` are added.
+void patch_repetition(benchmark::BenchmarkReporter::Run& run, const RunRecord& record);
+
+// Recomputes an aggregate row (mean, median, stddev, cv, ...) of CPU time from the repetitions'
+// records, since Google Benchmark computed it from unpatched values; the label becomes the problem.
+void patch_aggregate(benchmark::BenchmarkReporter::Run& run, const std::vector<RunRecord>& repetitions);
+
+// Patches every repetition whose label names a record in the channel; aggregates are left alone.
 void patch_runs(std::vector<benchmark::BenchmarkReporter::Run>& runs, const SampleChannel& channel);
 
 }  // namespace gbx
