@@ -12,6 +12,7 @@
 
 #include "extensions/protocol.h"
 #include "reporters/atomic_file.h"
+#include "reporters/checksum.h"
 #include "reporters/gbx_reporter.h"
 #include "reporters/json_record.h"
 
@@ -133,8 +134,9 @@ int run_main(int argc, char** argv) {
   if (output.list_tests) return 0;
 
   try {
-    const std::string record =
-        build_record(reporter.google_benchmark_json(), reporter.entries(), header).dump(2) + "\n";
+    nlohmann::json sealed = build_record(reporter.google_benchmark_json(), reporter.entries(), header);
+    seal_record(sealed);
+    const std::string record = sealed.dump(2) + "\n";
     if (output.format == "json") std::cout << record << std::flush;
     if (!output.out.empty()) {
       write_file_atomically(output.out, output.out_format == "json" ? record : reporter.file_output());
