@@ -6,6 +6,7 @@
 
 #include "extensions/cpu_cache_flush.h"
 #include "extensions/cpu_timer.h"
+#include "extensions/interrupt.h"
 #include "extensions/protocol.h"
 
 namespace gbx {
@@ -58,6 +59,7 @@ void FixtureBase::BenchmarkCase(benchmark::State& state) {
   bool acquired = false;
   bool set_up = false;
   try {
+    if (interrupt_requested()) throw Interrupted();
     acquire();
     acquired = true;
     setup(state);
@@ -69,7 +71,11 @@ void FixtureBase::BenchmarkCase(benchmark::State& state) {
     hooks.flush = [this] { flush_caches(); };
     hooks.now_seconds = [this] { return now_seconds(); };
     hooks.cpu_seconds = process_cpu_seconds;
+    hooks.interrupted = interrupt_requested;
     record_.measurement = measure(protocol, *timer, hooks);
+  } catch (const Interrupted& e) {
+    record_.interrupted = true;
+    failure = e.what();
   } catch (const Unavailable& e) {
     record_.skipped = true;
     failure = std::string("skipped: ") + e.what();

@@ -1,5 +1,7 @@
 #include "extensions/measurement.h"
 
+#include "extensions/interrupt.h"
+
 #include <algorithm>
 #include <cmath>
 #include <stdexcept>
@@ -46,12 +48,19 @@ Measurement measure(const Protocol& protocol, Timer& timer, const MeasurementHoo
   const double target = protocol.batch_resolution_factor * m.timer_resolution_seconds;
   const double start = hooks.now_seconds();
   const auto out_of_time = [&] { return hooks.now_seconds() - start >= protocol.max_time_seconds; };
+  const auto check_interrupt = [&] {
+    if (hooks.interrupted && hooks.interrupted()) throw Interrupted();
+  };
 
-  for (; m.warmup_runs < protocol.warmup_runs && !out_of_time(); ++m.warmup_runs) hooks.run();
+  for (; m.warmup_runs < protocol.warmup_runs && !out_of_time(); ++m.warmup_runs) {
+    check_interrupt();
+    hooks.run();
+  }
 
   // Cold samples are single runs: in a batch every run after the first would find the cache warm.
   if (!cold) {
     for (int round = 0; round < kMaxCalibrationRounds && !out_of_time(); ++round) {
+      check_interrupt();
       const double elapsed = timed_batch(timer, hooks, m.batch);
       m.calibration_runs += m.batch;
       if (elapsed >= target || m.batch == kMaxBatch) break;
@@ -79,6 +88,7 @@ Measurement measure(const Protocol& protocol, Timer& timer, const MeasurementHoo
   m.samples.reserve(static_cast<std::size_t>(std::min<std::int64_t>(protocol.max_samples, 1 << 16)));
   const double cpu_at_sampling_start = hooks.cpu_seconds ? hooks.cpu_seconds() : 0.0;
   while (!done()) {
+    check_interrupt();
     // At least one sample is always taken, so that even an over-long warm-up yields a result.
     if (!m.samples.empty() && out_of_time()) {
       m.time_bound_reached = true;

@@ -15,6 +15,7 @@ struct MeasurementHooks {
   std::function<void()> flush;          // evicts caches before a cold sample; never timed
   std::function<double()> now_seconds;  // the wall clock that bounds the benchmark
   std::function<double()> cpu_seconds;  // process CPU time, for cpu_time; may be empty
+  std::function<bool()> interrupted;    // true: abandon the measurement (measure() throws Interrupted)
   // Asked every check_interval samples once min_samples are in: true stops sampling. Empty means stop
   // at min_samples. max_samples and max_time bound sampling either way.
   std::function<bool(const std::vector<double>& samples)> enough;
@@ -41,7 +42,8 @@ struct Measurement {
 // The number of runs per sample so that a sample lasts batch_resolution_factor resolutions.
 std::int64_t choose_batch(double seconds_per_run, double resolution_seconds, double factor = 100.0);
 
-// Warm-up, batch calibration, then samples, under the protocol's bounds.
+// Warm-up, batch calibration, then samples, under the protocol's bounds. Throws gbx::Interrupted
+// when hooks.interrupted says so, checked before every warm-up run and every sample.
 Measurement measure(const Protocol& protocol, Timer& timer, const MeasurementHooks& hooks);
 
 }  // namespace gbx

@@ -22,7 +22,8 @@ struct RunRecord {
   double bytes_per_run = 0.0;
   std::uint64_t seed = 0;  // of the random inputs
   Measurement measurement;
-  bool skipped = false;  // could not run here (no device, say): not a failure
+  bool skipped = false;      // could not run here (no device, say): not a failure
+  bool interrupted = false;  // stopped by SIGINT/SIGTERM before it finished; left out of the record
   std::string error;     // why it was skipped or failed; empty when it ran
 };
 

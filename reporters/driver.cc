@@ -10,6 +10,7 @@
 #include <string>
 #include <vector>
 
+#include "extensions/interrupt.h"
 #include "extensions/protocol.h"
 #include "reporters/atomic_file.h"
 #include "reporters/checksum.h"
@@ -105,13 +106,13 @@ int run_main(int argc, char** argv) {
     return refuse("invalid value '" + output.format + "' for --benchmark_format: expected json, console or csv");
   }
 
-  const RecordHeader header{new_run_id(), utc_timestamp(), command, line.protocol};
+  const RecordHeader header_at_start{new_run_id(), utc_timestamp(), command, line.protocol};
   std::string record_path;
   try {
     if (!output.out.empty()) check_writable(output.out);
     if (!line.out_dir.empty()) {
       make_directories(line.out_dir);
-      record_path = line.out_dir + "/" + utc_timestamp(true) + "-" + header.run_id + ".json";
+      record_path = line.out_dir + "/" + utc_timestamp(true) + "-" + header_at_start.run_id + ".json";
       check_writable(record_path);
     }
   } catch (const std::exception& error) {
@@ -129,9 +130,12 @@ int run_main(int argc, char** argv) {
   // With --benchmark_format=json the record itself is what stdout shows, once everything has run.
   benchmark::BenchmarkReporter* display = output.format == "json" ? nullptr : benchmark::CreateDefaultDisplayReporter();
   GbxReporter reporter(display, output.out.empty() ? nullptr : printer_for(output.out_format));
+  install_interrupt_handlers();
   benchmark::RunSpecifiedBenchmarks(&reporter);
   benchmark::Shutdown();
   if (output.list_tests) return 0;
+  RecordHeader header = header_at_start;
+  header.interrupted = interrupt_requested();
 
   try {
     nlohmann::json sealed = build_record(reporter.google_benchmark_json(), reporter.entries(), header);
@@ -148,6 +152,11 @@ int run_main(int argc, char** argv) {
   } catch (const std::exception& error) {
     std::cerr << "gbx: cannot write the record: " << error.what() << "\n";
     return 1;
+  }
+  if (header.interrupted) {
+    std::cerr << "gbx: interrupted by signal " << interrupt_signal()
+              << "; the record keeps the benchmarks that finished\n";
+    return 128 + interrupt_signal();
   }
   return reporter.any_failed() ? 1 : 0;
 }

@@ -117,15 +117,18 @@ nlohmann::json build_record(const std::string& google_benchmark_json,
     throw std::logic_error("record: " + std::to_string(benchmarks.size()) + " benchmark entries but " +
                            std::to_string(entries.size()) + " runs reported");
   }
+  nlohmann::json kept = nlohmann::json::array();
   for (std::size_t i = 0; i < entries.size(); ++i) {
-    if (!entries[i]) continue;
-    benchmarks[i]["gbx"] = entry_json(*entries[i], benchmarks[i].value("run_type", "") == "aggregate");
+    if (entries[i] && entries[i]->interrupted) continue;
+    if (entries[i]) {
+      benchmarks[i]["gbx"] = entry_json(*entries[i], benchmarks[i].value("run_type", "") == "aggregate");
+    }
+    kept.push_back(std::move(benchmarks[i]));
   }
-  record["gbx"] = {{"schema_version", 1},
-                   {"run_id", header.run_id},
-                   {"created_utc", header.created_utc},
-                   {"command", header.command},
-                   {"protocol", protocol_json(header.protocol)}};
+  benchmarks = std::move(kept);
+  record["gbx"] = {
+      {"schema_version", 1},       {"run_id", header.run_id},           {"created_utc", header.created_utc},
+      {"command", header.command}, {"interrupted", header.interrupted}, {"protocol", protocol_json(header.protocol)}};
   return record;
 }
 

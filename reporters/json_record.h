@@ -17,6 +17,7 @@ struct RecordHeader {
   std::string created_utc;  // ISO 8601
   std::vector<std::string> command;
   Protocol protocol;
+  bool interrupted = false;  // SIGINT/SIGTERM stopped the run: only finished benchmarks are kept
 };
 
 std::string new_run_id();
@@ -28,7 +29,8 @@ std::string utc_timestamp(bool compact = false);
 std::string replace_non_finite_with_null(const std::string& json_text);
 
 // The record: Google Benchmark's JSON, every key kept, plus a `gbx` object at the top and in each
-// benchmark entry. entries[i] is the fixture record behind benchmarks[i], if any.
+// benchmark entry. entries[i] is the fixture record behind benchmarks[i], if any; entries of
+// benchmarks that an interrupt stopped are left out.
 nlohmann::json build_record(const std::string& google_benchmark_json,
                             const std::vector<std::optional<RunRecord>>& entries, const RecordHeader& header);
 
