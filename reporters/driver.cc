@@ -14,6 +14,7 @@
 #include "extensions/protocol.h"
 #include "reporters/atomic_file.h"
 #include "reporters/checksum.h"
+#include "reporters/environment.h"
 #include "reporters/gbx_reporter.h"
 #include "reporters/json_record.h"
 
@@ -136,6 +137,7 @@ int run_main(int argc, char** argv) {
   if (output.list_tests) return 0;
   RecordHeader header = header_at_start;
   header.interrupted = interrupt_requested();
+  header.environment = capture_environment();
 
   try {
     nlohmann::json sealed = build_record(reporter.google_benchmark_json(), reporter.entries(), header);

@@ -126,9 +126,14 @@ nlohmann::json build_record(const std::string& google_benchmark_json,
     kept.push_back(std::move(benchmarks[i]));
   }
   benchmarks = std::move(kept);
-  record["gbx"] = {
-      {"schema_version", 1},       {"run_id", header.run_id},           {"created_utc", header.created_utc},
-      {"command", header.command}, {"interrupted", header.interrupted}, {"protocol", protocol_json(header.protocol)}};
+  nlohmann::json& top = record["gbx"];
+  top["schema_version"] = 1;
+  top["run_id"] = header.run_id;
+  top["created_utc"] = header.created_utc;
+  top["command"] = header.command;
+  top["interrupted"] = header.interrupted;
+  top["protocol"] = protocol_json(header.protocol);
+  top["environment"] = header.environment;
   return record;
 }
 

@@ -18,6 +18,7 @@ struct RecordHeader {
   std::vector<std::string> command;
   Protocol protocol;
   bool interrupted = false;  // SIGINT/SIGTERM stopped the run: only finished benchmarks are kept
+  nlohmann::json environment = nlohmann::json::object();
 };
 
 std::string new_run_id();
