@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <exception>
 #include <random>
+#include <stdexcept>
 
 #include "extensions/cpu_cache_flush.h"
 #include "extensions/cpu_timer.h"
@@ -72,7 +73,27 @@ void FixtureBase::BenchmarkCase(benchmark::State& state) {
     hooks.now_seconds = [this] { return now_seconds(); };
     hooks.cpu_seconds = process_cpu_seconds;
     hooks.interrupted = interrupt_requested;
+    const PrecisionEstimate& estimate = precision_estimate();
+    const bool adaptive = protocol.target_rel_ci > 0.0;
+    if (adaptive) {
+      if (!estimate)
+        throw std::logic_error("--gbx_target_rel_ci needs a precision estimate (gbx::run_main installs one)");
+      hooks.enough = [&](const std::vector<double>& samples) {
+        const auto relative = estimate(samples);
+        return relative && *relative <= protocol.target_rel_ci;
+      };
+    }
     record_.measurement = measure(protocol, *timer, hooks);
+    StoppingOutcome& stopping = record_.stopping;
+    const Measurement& m = record_.measurement;
+    if (adaptive) {
+      stopping.rule = "target_rel_ci";
+      stopping.target_rel_ci = protocol.target_rel_ci;
+      stopping.reached = m.enough_reached;
+    } else {
+      stopping.reached = static_cast<std::int64_t>(m.samples.size()) >= protocol.min_samples;
+    }
+    if (estimate) stopping.achieved_rel_ci = estimate(m.samples);
   } catch (const Interrupted& e) {
     record_.interrupted = true;
     failure = e.what();

@@ -83,7 +83,8 @@ Measurement measure(const Protocol& protocol, Timer& timer, const MeasurementHoo
     if (n < protocol.min_samples) return false;
     if (!hooks.enough) return true;
     const std::int64_t interval = std::max<std::int64_t>(1, hooks.check_interval);
-    return (n - protocol.min_samples) % interval == 0 && hooks.enough(m.samples);
+    m.enough_reached = (n - protocol.min_samples) % interval == 0 && hooks.enough(m.samples);
+    return m.enough_reached;
   };
   m.samples.reserve(static_cast<std::size_t>(std::min<std::int64_t>(protocol.max_samples, 1 << 16)));
   const double cpu_at_sampling_start = hooks.cpu_seconds ? hooks.cpu_seconds() : 0.0;

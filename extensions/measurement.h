@@ -36,6 +36,7 @@ struct Measurement {
   double cpu_seconds_per_run = 0.0;   // process CPU time while sampling (flushes excluded), per run
   bool time_bound_reached = false;    // --gbx_max_time stopped sampling
   bool sample_bound_reached = false;  // --gbx_max_samples stopped sampling before `enough` agreed
+  bool enough_reached = false;        // `enough` said so: the stopping rule's target was met
   bool below_resolution = false;      // cold samples (never batched) shorter than the batch target
 };
 

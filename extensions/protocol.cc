@@ -19,6 +19,11 @@ Protocol& protocol_storage() {
   return protocol;
 }
 
+PrecisionEstimate& estimate_storage() {
+  static PrecisionEstimate estimate;
+  return estimate;
+}
+
 [[noreturn]] void refuse(const std::string& flag, const std::string& value, const std::string& expected) {
   throw FlagError("invalid value '" + value + "' for --" + flag + ": expected " + expected);
 }
@@ -33,12 +38,12 @@ std::int64_t parse_count(const std::string& flag, const std::string& value, std:
   return parsed;
 }
 
-double parse_seconds(const std::string& flag, const std::string& value) {
+double parse_positive(const std::string& flag, const std::string& value, const std::string& expected) {
   errno = 0;
   char* end = nullptr;
   const double parsed = value.empty() ? 0.0 : std::strtod(value.c_str(), &end);
   if (value.empty() || errno != 0 || *end != '\0' || !std::isfinite(parsed) || parsed <= 0.0) {
-    refuse(flag, value, "a positive number of seconds");
+    refuse(flag, value, expected);
   }
   return parsed;
 }
@@ -51,13 +56,14 @@ CommandLine parse_command_line(const std::vector<std::string>& args) {
   app.allow_extras();
   app.set_help_flag();
   app.allow_windows_style_options(false);
-  std::optional<std::string> warmup, min_samples, max_samples, max_time, cache, out_dir;
+  std::optional<std::string> warmup, min_samples, max_samples, max_time, cache, out_dir, target_rel_ci;
   app.add_option("--gbx_warmup", warmup);
   app.add_option("--gbx_min_samples", min_samples);
   app.add_option("--gbx_max_samples", max_samples);
   app.add_option("--gbx_max_time", max_time);
   app.add_option("--gbx_cache", cache);
   app.add_option("--gbx_out_dir", out_dir);
+  app.add_option("--gbx_target_rel_ci", target_rel_ci);
 
   std::vector<std::string> reversed(args.rbegin(), args.rend());
   try {
@@ -77,7 +83,7 @@ CommandLine parse_command_line(const std::vector<std::string>& args) {
   if (warmup) p.warmup_runs = parse_count("gbx_warmup", *warmup, 0);
   if (min_samples) p.min_samples = parse_count("gbx_min_samples", *min_samples, 1);
   if (max_samples) p.max_samples = parse_count("gbx_max_samples", *max_samples, 1);
-  if (max_time) p.max_time_seconds = parse_seconds("gbx_max_time", *max_time);
+  if (max_time) p.max_time_seconds = parse_positive("gbx_max_time", *max_time, "a positive number of seconds");
   if (cache) {
     if (*cache == "cold") {
       p.cache = CacheMode::cold;
@@ -86,6 +92,10 @@ CommandLine parse_command_line(const std::vector<std::string>& args) {
     } else {
       refuse("gbx_cache", *cache, "cold or hot");
     }
+  }
+  if (target_rel_ci) {
+    p.target_rel_ci = parse_positive("gbx_target_rel_ci", *target_rel_ci, "a relative half-width in (0, 1]");
+    if (p.target_rel_ci > 1.0) refuse("gbx_target_rel_ci", *target_rel_ci, "a relative half-width in (0, 1]");
   }
   if (p.min_samples > p.max_samples) {
     throw FlagError("--gbx_min_samples=" + std::to_string(p.min_samples) +
@@ -107,6 +117,7 @@ std::string flags_help() {
       << "  --gbx_max_time=S       wall-time bound per benchmark, seconds (default " << defaults.max_time_seconds
       << ")\n"
       << "  --gbx_cache=cold|hot   cold flushes caches before every sample, untimed (default hot)\n"
+      << "  --gbx_target_rel_ci=R  sample until the median's 95% CI half-width / median <= R (default off)\n"
       << "  --gbx_out_dir=DIR      write the JSON record to DIR/<UTC time>-<run id>.json\n";
   return out.str();
 }
@@ -114,5 +125,9 @@ std::string flags_help() {
 const Protocol& active_protocol() { return protocol_storage(); }
 
 void set_active_protocol(const Protocol& protocol) { protocol_storage() = protocol; }
+
+void set_precision_estimate(PrecisionEstimate estimate) { estimate_storage() = std::move(estimate); }
+
+const PrecisionEstimate& precision_estimate() { return estimate_storage(); }
 
 }  // namespace gbx

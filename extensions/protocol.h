@@ -1,6 +1,8 @@
 #pragma once
 
 #include <cstdint>
+#include <functional>
+#include <optional>
 #include <stdexcept>
 #include <string>
 #include <vector>
@@ -18,6 +20,9 @@ struct Protocol {
   std::int64_t max_samples = 10000;
   double max_time_seconds = 10.0;
   CacheMode cache = CacheMode::hot;
+  // Adaptive stopping: sample until the median's 95% interval half-width over the median is at
+  // most this (0: off, take min_samples). max_samples and max_time still bound it.
+  double target_rel_ci = 0.0;
   // A batch of runs must last at least this many timer resolutions.
   double batch_resolution_factor = 100.0;
 };
@@ -39,6 +44,12 @@ CommandLine parse_command_line(const std::vector<std::string>& args);
 
 // Usage text for the --gbx_* flags.
 std::string flags_help();
+
+// The relative half-width of the median's 95% interval, or nothing while it cannot be computed.
+// Statistics live in reporters/, which depends on extensions/, so the driver installs it here.
+using PrecisionEstimate = std::function<std::optional<double>(const std::vector<double>& samples)>;
+void set_precision_estimate(PrecisionEstimate estimate);
+const PrecisionEstimate& precision_estimate();
 
 // The protocol the running benchmarks follow; set once by the driver before they run.
 const Protocol& active_protocol();

@@ -10,6 +10,14 @@
 
 namespace gbx {
 
+// Why sampling stopped, and whether the protocol's goal was met.
+struct StoppingOutcome {
+  std::string rule = "min_samples";       // or "target_rel_ci"
+  double target_rel_ci = 0.0;             // the goal, with rule target_rel_ci
+  bool reached = false;                   // min_samples taken, or the target met, before a bound hit
+  std::optional<double> achieved_rel_ci;  // the final relative half-width, when it could be computed
+};
+
 // Everything one call of a benchmark measured, as the printers receive it.
 struct RunRecord {
   std::int64_t id = -1;   // assigned by the channel
@@ -22,9 +30,10 @@ struct RunRecord {
   double bytes_per_run = 0.0;
   std::uint64_t seed = 0;  // of the random inputs
   Measurement measurement;
+  StoppingOutcome stopping;
   bool skipped = false;      // could not run here (no device, say): not a failure
   bool interrupted = false;  // stopped by SIGINT/SIGTERM before it finished; left out of the record
-  std::string error;     // why it was skipped or failed; empty when it ran
+  std::string error;         // why it was skipped or failed; empty when it ran
 };
 
 // Carries raw samples from the fixtures to the reporters. Each call of a benchmark publishes one

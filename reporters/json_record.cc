@@ -12,9 +12,13 @@ namespace {
 nlohmann::json finite_or_null(double value) { return std::isfinite(value) ? nlohmann::json(value) : nlohmann::json(); }
 
 nlohmann::json protocol_json(const Protocol& p) {
-  return {{"warmup_runs", p.warmup_runs}, {"min_samples", p.min_samples},
-          {"max_samples", p.max_samples}, {"max_time_seconds", finite_or_null(p.max_time_seconds)},
-          {"cache", to_string(p.cache)},  {"batch_resolution_factor", finite_or_null(p.batch_resolution_factor)}};
+  return {{"warmup_runs", p.warmup_runs},
+          {"min_samples", p.min_samples},
+          {"max_samples", p.max_samples},
+          {"max_time_seconds", finite_or_null(p.max_time_seconds)},
+          {"cache", to_string(p.cache)},
+          {"target_rel_ci", p.target_rel_ci > 0.0 ? finite_or_null(p.target_rel_ci) : nlohmann::json()},
+          {"batch_resolution_factor", finite_or_null(p.batch_resolution_factor)}};
 }
 
 nlohmann::json entry_json(const RunRecord& r, bool aggregate) {
@@ -38,6 +42,12 @@ nlohmann::json entry_json(const RunRecord& r, bool aggregate) {
                       {"time_bound_reached", m.time_bound_reached},
                       {"sample_bound_reached", m.sample_bound_reached},
                       {"below_resolution", m.below_resolution}};
+  const StoppingOutcome& stop = r.stopping;
+  g["measurement"]["stopping"] = {
+      {"rule", stop.rule},
+      {"target_rel_ci", stop.rule == "target_rel_ci" ? finite_or_null(stop.target_rel_ci) : nlohmann::json()},
+      {"reached", stop.reached},
+      {"achieved_rel_ci", stop.achieved_rel_ci ? finite_or_null(*stop.achieved_rel_ci) : nlohmann::json()}};
   nlohmann::json samples = nlohmann::json::array();
   for (double s : m.samples) samples.push_back(finite_or_null(s));
   g["samples"] = std::move(samples);
