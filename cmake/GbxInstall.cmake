@@ -1,1 +1,86 @@
-include(GNUInstallDirs)
+# Installs gbx as a CMake package: find_package(gbx CONFIG) gives gbx::extensions, gbx::kernels,
+# gbx::reporters and gbx::main, with headers under include/gbx/<folder>/ (so "extensions/fixture.h"
+# resolves through the targets' INSTALL_INTERFACE include dir include/gbx).
+include(CMakePackageConfigHelpers)
+
+set(GBX_INSTALL_CMAKEDIR "${CMAKE_INSTALL_LIBDIR}/cmake/gbx" CACHE STRING
+    "Where gbxConfig.cmake is installed, relative to the prefix")
+set(gbx_exported_targets gbx_extensions gbx_kernels gbx_reporters gbx_main)
+
+install(TARGETS ${gbx_exported_targets}
+  EXPORT gbxTargets
+  ARCHIVE DESTINATION ${CMAKE_INSTALL_LIBDIR}
+  LIBRARY DESTINATION ${CMAKE_INSTALL_LIBDIR}
+  RUNTIME DESTINATION ${CMAKE_INSTALL_BINDIR})
+
+# All headers travel, the CUDA ones too: they are plain text, and GBX_HAVE_CUDA in the config says
+# whether the libraries hold their definitions.
+foreach(folder IN ITEMS extensions kernels reporters)
+  install(DIRECTORY ${PROJECT_SOURCE_DIR}/${folder}/
+    DESTINATION ${CMAKE_INSTALL_INCLUDEDIR}/gbx/${folder}
+    FILES_MATCHING PATTERN "*.h" PATTERN "*.cuh")
+endforeach()
+
+install(EXPORT gbxTargets
+  NAMESPACE gbx::
+  FILE gbxTargets.cmake
+  DESTINATION ${GBX_INSTALL_CMAKEDIR})
+
+# The config re-finds the CUDA toolkit where this build found it, unless the consumer says otherwise.
+set(GBX_CUDA_TOOLKIT_ROOT "")
+if(GBX_HAVE_CUDA)
+  get_filename_component(GBX_CUDA_TOOLKIT_ROOT "${CUDAToolkit_BIN_DIR}" DIRECTORY)
+endif()
+
+# Static libraries export their PRIVATE dependencies too (as $<LINK_ONLY:...>), so every imported
+# target in the exported link interfaces must be found again by the consumer. benchmark,
+# nlohmann_json and CUDA are found in gbxConfig.cmake.in itself; the others are collected here, so
+# that a dependency added to one of the libraries reaches the config without anyone remembering to.
+# Header-only private dependencies stay out with $<BUILD_INTERFACE:...> (see extensions/CMakeLists.txt).
+set(gbx_namespaces)
+set(gbx_openssl_components)
+foreach(target IN LISTS gbx_exported_targets)
+  get_target_property(interface ${target} INTERFACE_LINK_LIBRARIES)
+  if(NOT interface)
+    continue()
+  endif()
+  string(REGEX REPLACE "\\$<BUILD_INTERFACE:[^>]*>" "" interface "${interface}")
+  string(REGEX MATCHALL "[A-Za-z0-9_]+::[A-Za-z0-9_.+-]+" imported "${interface}")
+  foreach(name IN LISTS imported)
+    string(REGEX REPLACE "::.*" "" namespace "${name}")
+    list(APPEND gbx_namespaces ${namespace})
+    if(namespace STREQUAL "OpenSSL")
+      string(REGEX REPLACE ".*::" "" component "${name}")
+      list(APPEND gbx_openssl_components ${component})
+    endif()
+  endforeach()
+endforeach()
+list(REMOVE_DUPLICATES gbx_namespaces)
+list(REMOVE_DUPLICATES gbx_openssl_components)
+set(GBX_FIND_OTHER_DEPENDENCIES "")
+foreach(namespace IN LISTS gbx_namespaces)
+  if(namespace MATCHES "^(gbx|benchmark|nlohmann_json|CUDA)$")
+    continue()
+  elseif(namespace STREQUAL "OpenSSL")
+    string(APPEND GBX_FIND_OTHER_DEPENDENCIES "find_dependency(OpenSSL COMPONENTS ${gbx_openssl_components})\n")
+  elseif(namespace STREQUAL "Boost")
+    string(APPEND GBX_FIND_OTHER_DEPENDENCIES "find_dependency(Boost ${Boost_MAJOR_VERSION}.${Boost_MINOR_VERSION})\n")
+  elseif(namespace MATCHES "^(Threads|OpenMP|BLAS)$")
+    string(APPEND GBX_FIND_OTHER_DEPENDENCIES "find_dependency(${namespace})\n")
+  elseif(namespace MATCHES "^(CLI11|GTest|fmt)$")
+    string(APPEND GBX_FIND_OTHER_DEPENDENCIES "find_dependency(${namespace} CONFIG)\n")
+  else()
+    message(WARNING "gbx: the installed package links ${namespace}:: targets but gbxConfig.cmake does "
+                    "not know how to find them: add the package in cmake/GbxInstall.cmake")
+  endif()
+endforeach()
+
+configure_package_config_file(cmake/gbxConfig.cmake.in
+  ${PROJECT_BINARY_DIR}/gbxConfig.cmake
+  INSTALL_DESTINATION ${GBX_INSTALL_CMAKEDIR})
+# 0.x releases keep one major version; SameMajorVersion accepts any 0.y request.
+write_basic_package_version_file(${PROJECT_BINARY_DIR}/gbxConfigVersion.cmake
+  VERSION ${PROJECT_VERSION}
+  COMPATIBILITY SameMajorVersion)
+install(FILES ${PROJECT_BINARY_DIR}/gbxConfig.cmake ${PROJECT_BINARY_DIR}/gbxConfigVersion.cmake
+  DESTINATION ${GBX_INSTALL_CMAKEDIR})

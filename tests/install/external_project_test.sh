@@ -1,0 +1,61 @@
+#!/usr/bin/env bash
+# Installs gbx from a build tree into a fresh prefix, then configures, builds and runs a project
+# outside gbx's tree against that prefix alone: the check that the installed package is usable.
+# Usage: external_project_test.sh build=DIR work=DIR [config=TYPE] [cmake=PATH] [ninja=PATH]
+#                                 [prefix_path=A|B] [cuda_compiler=NVCC]
+#   Arguments are key=value because CTest drops empty ones. config: gbx's build type (Release when
+#   empty); prefix_path: gbx's own CMAKE_PREFIX_PATH with '|' between entries, so that dependencies
+#   found outside the system (scripts/gpu-check's sysroot) are found again; cuda_compiler: the nvcc
+#   gbx was built with, empty without CUDA.
+set -euo pipefail
+
+build_dir='' work='' config='' cmake=cmake ninja=ninja prefix_path='' cuda_compiler=''
+for arg in "$@"; do
+  case $arg in
+    build=*) build_dir=${arg#*=} ;;
+    work=*) work=${arg#*=} ;;
+    config=*) config=${arg#*=} ;;
+    cmake=*) cmake=${arg#*=} ;;
+    ninja=*) ninja=${arg#*=} ;;
+    prefix_path=*) prefix_path=${arg#*=} ;;
+    cuda_compiler=*) cuda_compiler=${arg#*=} ;;
+    *) echo "external_project_test.sh: unknown argument '$arg'" >&2; exit 2 ;;
+  esac
+done
+[[ -n $build_dir && -n $work ]] || { echo "external_project_test.sh: build= and work= are required" >&2; exit 2; }
+config=${config:-Release}
+prefix_path=${prefix_path//|/;}
+here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
+
+# A fresh prefix each time: nothing from an earlier install can hide a missing file.
+rm -rf "$work"
+mkdir -p "$work"
+prefix=$work/prefix
+
+"$cmake" --install "$build_dir" --prefix "$prefix" --config "$config" >"$work/install.log"
+
+# The installed gbx first, then wherever gbx's build found its dependencies.
+args=(-S "$here/external_project" -B "$work/build" -G Ninja -DCMAKE_MAKE_PROGRAM="$ninja"
+      -DCMAKE_BUILD_TYPE="$config" "-DCMAKE_PREFIX_PATH=$prefix${prefix_path:+;$prefix_path}")
+# The consumer compiles no CUDA, but the package re-finds the toolkit; hand it the same nvcc.
+if [[ -n $cuda_compiler ]]; then
+  args+=(-DCUDAToolkit_ROOT="$(dirname "$(dirname "$cuda_compiler")")")
+fi
+"$cmake" "${args[@]}" >"$work/configure.log" 2>&1 || { cat "$work/configure.log"; exit 1; }
+grep -F -- "-- gbx " "$work/configure.log"
+"$cmake" --build "$work/build" >"$work/build.log" 2>&1 || { cat "$work/build.log"; exit 1; }
+
+out=$work/out.json
+"$work/build/consumer_bench" --gbx_min_samples=3 --gbx_warmup=1 --benchmark_out="$out"
+
+python3 - "$out" <<'PY'
+import json, sys
+record = json.load(open(sys.argv[1]))
+names = [b["name"] for b in record.get("benchmarks", [])]
+ours = [b for b in record["benchmarks"] if b["name"].startswith("consumer_sum/pairwise/")]
+if not ours:
+    sys.exit(f"no consumer_sum/pairwise benchmark in the record; names: {names}")
+if any(b.get("error_occurred") for b in ours) or "gbx" not in ours[0]:
+    sys.exit(f"consumer_sum/pairwise did not run cleanly: {ours[0]}")
+print(f"ok: {ours[0]['name']} in {sys.argv[1]}")
+PY
