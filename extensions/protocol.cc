@@ -1,10 +1,10 @@
 #include "extensions/protocol.h"
 
-#include <CLI/CLI.hpp>
-
+#include <algorithm>
 #include <cerrno>
 #include <cmath>
 #include <cstdlib>
+#include <map>
 #include <optional>
 #include <sstream>
 
@@ -51,34 +51,39 @@ double parse_positive(const std::string& flag, const std::string& value, const s
 }  // namespace
 
 CommandLine parse_command_line(const std::vector<std::string>& args) {
-  // CLI11 tokenises; the values are checked here so that each message names the flag and the value.
-  CLI::App app{"gbx benchmark flags"};
-  app.allow_extras();
-  app.set_help_flag();
-  app.allow_windows_style_options(false);
-  std::optional<std::string> warmup, min_samples, max_samples, max_time, cache, out_dir, target_rel_ci;
-  app.add_option("--gbx_warmup", warmup);
-  app.add_option("--gbx_min_samples", min_samples);
-  app.add_option("--gbx_max_samples", max_samples);
-  app.add_option("--gbx_max_time", max_time);
-  app.add_option("--gbx_cache", cache);
-  app.add_option("--gbx_out_dir", out_dir);
-  app.add_option("--gbx_target_rel_ci", target_rel_ci);
-
-  std::vector<std::string> reversed(args.rbegin(), args.rend());
-  try {
-    app.parse(reversed);
-  } catch (const CLI::ParseError& error) {
-    throw FlagError(error.what());
-  }
-
+  // Every gbx flag takes a value, written --gbx_name=value as Google Benchmark writes its own. The
+  // split is done here rather than by a general parser so that an empty value stays empty and a
+  // missing one never swallows the next argument.
+  const std::vector<std::string> names = {"gbx_warmup", "gbx_min_samples", "gbx_max_samples",  "gbx_max_time",
+                                          "gbx_cache",  "gbx_out_dir",     "gbx_target_rel_ci"};
+  std::map<std::string, std::string> values;
   CommandLine line;
-  for (const auto& extra : app.remaining()) {
-    if (extra.rfind("--gbx_", 0) == 0) {
-      throw FlagError("unknown flag '" + extra + "'; the gbx flags are:\n" + flags_help());
+  for (const auto& arg : args) {
+    if (arg.rfind("--gbx_", 0) != 0) {
+      line.passthrough.push_back(arg);
+      continue;
     }
-    line.passthrough.push_back(extra);
+    const auto equals = arg.find('=');
+    const std::string name = arg.substr(2, equals == std::string::npos ? std::string::npos : equals - 2);
+    if (std::find(names.begin(), names.end(), name) == names.end()) {
+      throw FlagError("unknown flag '" + arg + "'; the gbx flags are:\n" + flags_help());
+    }
+    if (equals == std::string::npos) throw FlagError("--" + name + " needs a value: --" + name + "=VALUE");
+    if (!values.emplace(name, arg.substr(equals + 1)).second) {
+      throw FlagError("--" + name + " is given more than once");
+    }
   }
+  const auto given = [&](const char* name) -> const std::string* {
+    const auto found = values.find(name);
+    return found == values.end() ? nullptr : &found->second;
+  };
+  const std::string* warmup = given("gbx_warmup");
+  const std::string* min_samples = given("gbx_min_samples");
+  const std::string* max_samples = given("gbx_max_samples");
+  const std::string* max_time = given("gbx_max_time");
+  const std::string* cache = given("gbx_cache");
+  const std::string* out_dir = given("gbx_out_dir");
+  const std::string* target_rel_ci = given("gbx_target_rel_ci");
   Protocol& p = line.protocol;
   if (warmup) p.warmup_runs = parse_count("gbx_warmup", *warmup, 0);
   if (min_samples) p.min_samples = parse_count("gbx_min_samples", *min_samples, 1);

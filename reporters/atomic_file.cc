@@ -64,6 +64,10 @@ void write_file_atomically(const std::string& path, const std::string& content) 
 }
 
 void check_writable(const std::string& path) {
+  struct stat status {};
+  if (::stat(path.c_str(), &status) == 0 && !S_ISREG(status.st_mode)) {
+    throw std::runtime_error("cannot write '" + path + "': it exists and is not a regular file");
+  }
   std::string temporary;
   const int fd = open_temporary(path, temporary);
   ::close(fd);

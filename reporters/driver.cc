@@ -14,9 +14,11 @@
 #include "extensions/protocol.h"
 #include "reporters/atomic_file.h"
 #include "reporters/checksum.h"
+#include "reporters/console_table.h"
 #include "reporters/environment.h"
 #include "reporters/gbx_reporter.h"
 #include "reporters/json_record.h"
+#include "reporters/run_analysis.h"
 
 namespace gbx {
 
@@ -28,6 +30,10 @@ struct OutputFlags {
   std::string out_format = "json";  // --benchmark_out_format
   std::string format = "console";   // --benchmark_format
   bool list_tests = false;          // --benchmark_list_tests
+  // Google Benchmark would hide the repetitions, and so every sample, from the record too: gbx
+  // applies these to what is shown and printed, and the record keeps everything.
+  bool display_aggregates_only = false;  // --benchmark_display_aggregates_only
+  bool report_aggregates_only = false;   // --benchmark_report_aggregates_only
   bool help = false;
   std::vector<std::string> for_google_benchmark;
 };
@@ -39,12 +45,32 @@ bool take_value(const std::string& arg, const std::string& flag, std::string& va
   return true;
 }
 
+// Google Benchmark's spelling of booleans: a bare flag is true.
+bool take_bool(const std::string& arg, const std::string& flag, bool& value) {
+  std::string text;
+  if (arg == "--" + flag) {
+    text = "true";
+  } else if (!take_value(arg, flag, text)) {
+    return false;
+  }
+  if (text == "true" || text == "1" || text == "yes" || text == "t" || text == "y") {
+    value = true;
+  } else if (text == "false" || text == "0" || text == "no" || text == "f" || text == "n") {
+    value = false;
+  } else {
+    throw FlagError("invalid value '" + text + "' for --" + flag + ": expected true or false");
+  }
+  return true;
+}
+
 OutputFlags split_output_flags(const std::vector<std::string>& args) {
   OutputFlags flags;
   for (const auto& arg : args) {
     std::string value;
     if (take_value(arg, "benchmark_out", flags.out)) continue;
     if (take_value(arg, "benchmark_out_format", flags.out_format)) continue;
+    if (take_bool(arg, "benchmark_display_aggregates_only", flags.display_aggregates_only)) continue;
+    if (take_bool(arg, "benchmark_report_aggregates_only", flags.report_aggregates_only)) continue;
     if (take_value(arg, "benchmark_format", value)) flags.format = value;
     if (arg == "--benchmark_list_tests" || (take_value(arg, "benchmark_list_tests", value) && value != "false")) {
       flags.list_tests = true;
@@ -97,7 +123,12 @@ int run_main(int argc, char** argv) {
   } catch (const FlagError& error) {
     return refuse(error.what());
   }
-  OutputFlags output = split_output_flags(line.passthrough);
+  OutputFlags output;
+  try {
+    output = split_output_flags(line.passthrough);
+  } catch (const FlagError& error) {
+    return refuse(error.what());
+  }
   if (output.help) std::cout << "gbx flags (read before Google Benchmark's own):\n" << flags_help() << "\n";
   if (!known_format(output.out_format)) {
     return refuse("invalid value '" + output.out_format +
@@ -129,8 +160,14 @@ int run_main(int argc, char** argv) {
   set_active_protocol(line.protocol);
 
   // With --benchmark_format=json the record itself is what stdout shows, once everything has run.
-  benchmark::BenchmarkReporter* display = output.format == "json" ? nullptr : benchmark::CreateDefaultDisplayReporter();
+  // console: the gbx table; csv: Google Benchmark's; json: the record itself, once everything has run.
+  benchmark::BenchmarkReporter* display = output.format == "csv" ? benchmark::CreateDefaultDisplayReporter() : nullptr;
   GbxReporter reporter(display, output.out.empty() ? nullptr : printer_for(output.out_format));
+  ConsoleTable console(std::cout, line.protocol, header_at_start.run_id);
+  if (output.format == "console") reporter.set_console(&console);
+  reporter.set_aggregates_only(output.display_aggregates_only || output.report_aggregates_only,
+                               output.report_aggregates_only);
+  set_precision_estimate(median_relative_half_width);
   install_interrupt_handlers();
   benchmark::RunSpecifiedBenchmarks(&reporter);
   benchmark::Shutdown();
@@ -140,7 +177,8 @@ int run_main(int argc, char** argv) {
   header.environment = capture_environment();
 
   try {
-    nlohmann::json sealed = build_record(reporter.google_benchmark_json(), reporter.entries(), header);
+    nlohmann::json sealed =
+        build_record(reporter.google_benchmark_json(), reporter.entries(), header, &reporter.analyses());
     seal_record(sealed);
     const std::string record = sealed.dump(2) + "\n";
     if (output.format == "json") std::cout << record << std::flush;

@@ -1,6 +1,7 @@
 #include "reporters/gbx_reporter.h"
 
 #include <algorithm>
+#include <cstdlib>
 
 #include "reporters/run_patching.h"
 
@@ -22,32 +23,77 @@ GbxReporter::GbxReporter(benchmark::BenchmarkReporter* display,
 
 GbxReporter::~GbxReporter() = default;
 
+namespace {
+
+// A repetition of a benchmark with several repetitions: Google Benchmark adds aggregate rows.
+bool has_aggregates(const benchmark::BenchmarkReporter::Run& run) {
+  return run.run_type == benchmark::BenchmarkReporter::Run::RT_Iteration && run.repetitions > 1;
+}
+
+void forward(benchmark::BenchmarkReporter& printer, const std::vector<benchmark::BenchmarkReporter::Run>& runs,
+             bool aggregates_only) {
+  std::vector<benchmark::BenchmarkReporter::Run> kept;
+  for (const auto& run : runs) {
+    if (!(aggregates_only && has_aggregates(run))) kept.push_back(run);
+  }
+  if (!kept.empty()) printer.ReportRuns(kept);
+}
+
+}  // namespace
+
+std::optional<std::vector<std::int64_t>> parse_run_args(const std::string& text) {
+  std::vector<std::int64_t> args;
+  if (text.empty()) return args;
+  std::size_t start = 0;
+  while (start <= text.size()) {
+    const auto slash = text.find('/', start);
+    std::string piece = text.substr(start, slash == std::string::npos ? std::string::npos : slash - start);
+    const auto colon = piece.find(':');
+    if (colon != std::string::npos) piece = piece.substr(colon + 1);
+    if (piece.empty() || piece.find_first_not_of("-0123456789") != std::string::npos) return std::nullopt;
+    args.push_back(std::strtoll(piece.c_str(), nullptr, 10));
+    if (slash == std::string::npos) break;
+    start = slash + 1;
+  }
+  return args;
+}
+
 bool GbxReporter::ReportContext(const Context& context) {
   bool ok = json_->ReportContext(context);
   if (file_printer_) ok = file_printer_->ReportContext(context) && ok;
   if (display_ != nullptr) ok = display_->ReportContext(context) && ok;
+  if (console_ != nullptr) console_->print_header(context);
   return ok;
 }
 
-std::vector<RunRecord> GbxReporter::repetitions_of(const Run& aggregate) const {
-  const auto found = repetitions_.find(aggregate.run_name.str());
-  if (found != repetitions_.end()) return found->second;
-  // With --benchmark_report_aggregates_only the repetitions never reach a reporter: take the
-  // records of this family published since the previous report.
-  std::vector<RunRecord> records;
+std::vector<RunRecord> GbxReporter::unreported_repetitions(const Run& aggregate) {
+  const auto args = parse_run_args(aggregate.run_name.args);
+  std::vector<RunRecord> matching;
+  if (!args) return matching;
   for (const auto& record : channel_.records()) {
-    if (record.id > reported_up_to_ && record.benchmark == aggregate.run_name.function_name) records.push_back(record);
+    if (record.benchmark == aggregate.run_name.function_name && record.args == *args && !consumed_.count(record.id)) {
+      matching.push_back(record);
+    }
   }
-  return records;
+  // The latest ones: any earlier calls of the same instance were Google Benchmark's warm-up.
+  const auto wanted = static_cast<std::size_t>(std::max<std::int64_t>(aggregate.repetitions, 0));
+  if (matching.size() > wanted) matching.erase(matching.begin(), matching.end() - static_cast<std::ptrdiff_t>(wanted));
+  for (const auto& record : matching) consumed_.insert(record.id);
+  return matching;
 }
 
 void GbxReporter::ReportRuns(const std::vector<Run>& runs) {
   std::vector<Run> patched(runs);
-  std::int64_t highest = reported_up_to_;
   for (auto& run : patched) {
     std::optional<RunRecord> record;
     if (run.run_type == Run::RT_Aggregate) {
-      const std::vector<RunRecord> repetitions = repetitions_of(run);
+      // Aggregates follow their instance's repetitions, which this reporter sees unless the
+      // benchmark itself asked for ReportAggregatesOnly(): then they come from the channel.
+      const auto found = repetitions_.find(run.run_name.str());
+      // The first aggregate row of an instance collects them; its other rows (median, stddev...) reuse them.
+      const std::vector<RunRecord>& repetitions =
+          found != repetitions_.end() ? found->second
+                                      : (repetitions_[run.run_name.str()] = unreported_repetitions(run));
       patch_aggregate(run, repetitions);
       if (!repetitions.empty()) record = repetitions.front();
     } else if (const auto id = record_id_from_label(run.report_label)) {
@@ -55,27 +101,30 @@ void GbxReporter::ReportRuns(const std::vector<Run>& runs) {
       if (record) {
         patch_repetition(run, *record);
         repetitions_[run.run_name.str()].push_back(*record);
-        highest = std::max(highest, record->id);
+        consumed_.insert(record->id);
       }
     }
     if (run.run_type == Run::RT_Iteration && run.error_occurred && !(record && record->skipped)) any_failed_ = true;
-    entries_.push_back(std::move(record));
-  }
-  for (const auto& run : patched) {
-    if (run.run_type == Run::RT_Aggregate) {
-      for (const auto& record : repetitions_of(run)) highest = std::max(highest, record.id);
+    std::optional<RunAnalysis> analysis;
+    if (run.run_type == Run::RT_Iteration && record && record->error.empty()) {
+      analysis = analyze_run(*record, analysis_options_);
     }
+    if (console_ != nullptr && !(display_aggregates_only_ && has_aggregates(run))) {
+      console_->print_row(run, record, analysis);
+    }
+    entries_.push_back(std::move(record));
+    analyses_.push_back(std::move(analysis));
   }
-  reported_up_to_ = highest;
   json_->ReportRuns(patched);
-  if (file_printer_) file_printer_->ReportRuns(patched);
-  if (display_ != nullptr) display_->ReportRuns(patched);
+  if (file_printer_) forward(*file_printer_, patched, file_aggregates_only_);
+  if (display_ != nullptr) forward(*display_, patched, display_aggregates_only_);
 }
 
 void GbxReporter::Finalize() {
   json_->Finalize();
   if (file_printer_) file_printer_->Finalize();
   if (display_ != nullptr) display_->Finalize();
+  if (console_ != nullptr) console_->print_footer();
 }
 
 }  // namespace gbx

@@ -6,11 +6,14 @@
 #include <map>
 #include <memory>
 #include <optional>
+#include <set>
 #include <sstream>
 #include <string>
 #include <vector>
 
 #include "extensions/sample_channel.h"
+#include "reporters/console_table.h"
+#include "reporters/run_analysis.h"
 
 namespace gbx {
 
@@ -25,12 +28,25 @@ class GbxReporter : public benchmark::BenchmarkReporter {
               const SampleChannel& channel = SampleChannel::global());
   ~GbxReporter() override;
 
+  // The gbx console table, shown instead of (or besides) the display reporter; not owned.
+  void set_console(ConsoleTable* console) { console_ = console; }
+  void set_analysis_options(const AnalysisOptions& options) { analysis_options_ = options; }
+
+  // Hide repetitions that have aggregate rows from the display (and console) and from the file
+  // printer; the record always keeps them, with their samples.
+  void set_aggregates_only(bool display, bool file_printer) {
+    display_aggregates_only_ = display;
+    file_aggregates_only_ = file_printer;
+  }
+
   bool ReportContext(const Context& context) override;
   void ReportRuns(const std::vector<Run>& runs) override;
   void Finalize() override;
 
   const std::string google_benchmark_json() const { return json_output_.str(); }
   const std::vector<std::optional<RunRecord>>& entries() const { return entries_; }
+  // The statistics of each entry that has samples, computed once for the console and the record.
+  const std::vector<std::optional<RunAnalysis>>& analyses() const { return analyses_; }
   std::string file_output() const { return file_output_.str(); }
   bool any_failed() const { return any_failed_; }
 
@@ -42,13 +58,22 @@ class GbxReporter : public benchmark::BenchmarkReporter {
   std::ostringstream json_output_;
   std::ostringstream file_output_;
   std::vector<std::optional<RunRecord>> entries_;
+  std::vector<std::optional<RunAnalysis>> analyses_;
+  ConsoleTable* console_ = nullptr;
+  AnalysisOptions analysis_options_;
   // The records behind each benchmark instance's repetitions, for its aggregate rows (whose label
   // Google Benchmark empties when the repetitions' labels differ).
   std::map<std::string, std::vector<RunRecord>> repetitions_;
-  std::int64_t reported_up_to_ = -1;  // the highest record id seen in an earlier report
+  std::set<std::int64_t> consumed_;  // records already tied to a reported row
+  bool display_aggregates_only_ = false;
+  bool file_aggregates_only_ = false;
   bool any_failed_ = false;
 
-  std::vector<RunRecord> repetitions_of(const Run& aggregate) const;
+  // For aggregates whose repetitions were never reported: the instance's latest records.
+  std::vector<RunRecord> unreported_repetitions(const Run& aggregate);
 };
+
+// Google Benchmark's argument string ("n:4096/8", "4096") as numbers; nothing for other text.
+std::optional<std::vector<std::int64_t>> parse_run_args(const std::string& text);
 
 }  // namespace gbx

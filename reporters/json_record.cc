@@ -21,7 +21,7 @@ nlohmann::json protocol_json(const Protocol& p) {
           {"batch_resolution_factor", finite_or_null(p.batch_resolution_factor)}};
 }
 
-nlohmann::json entry_json(const RunRecord& r, bool aggregate) {
+nlohmann::json entry_json(const RunRecord& r, bool aggregate, const RunAnalysis* analysis) {
   nlohmann::json g = {{"problem", r.problem}, {"variant", r.variant}, {"region", r.region}};
   if (aggregate) return g;
   const Measurement& m = r.measurement;
@@ -51,6 +51,11 @@ nlohmann::json entry_json(const RunRecord& r, bool aggregate) {
   nlohmann::json samples = nlohmann::json::array();
   for (double s : m.samples) samples.push_back(finite_or_null(s));
   g["samples"] = std::move(samples);
+  const RunAnalysis computed = analysis != nullptr ? RunAnalysis{} : analyze_run(r);
+  const RunAnalysis& a = analysis != nullptr ? *analysis : computed;
+  g["stats"] = stats_json(a);
+  g["outliers"] = outliers_json(a);
+  g["flags"] = flags_json(a);
   return g;
 }
 
@@ -119,7 +124,8 @@ std::string replace_non_finite_with_null(const std::string& text) {
 }
 
 nlohmann::json build_record(const std::string& google_benchmark_json,
-                            const std::vector<std::optional<RunRecord>>& entries, const RecordHeader& header) {
+                            const std::vector<std::optional<RunRecord>>& entries, const RecordHeader& header,
+                            const std::vector<std::optional<RunAnalysis>>* analyses) {
   nlohmann::json record = nlohmann::json::parse(replace_non_finite_with_null(google_benchmark_json));
   auto& benchmarks = record["benchmarks"];
   if (!benchmarks.is_array()) benchmarks = nlohmann::json::array();
@@ -131,7 +137,9 @@ nlohmann::json build_record(const std::string& google_benchmark_json,
   for (std::size_t i = 0; i < entries.size(); ++i) {
     if (entries[i] && entries[i]->interrupted) continue;
     if (entries[i]) {
-      benchmarks[i]["gbx"] = entry_json(*entries[i], benchmarks[i].value("run_type", "") == "aggregate");
+      const RunAnalysis* analysis =
+          analyses != nullptr && i < analyses->size() && (*analyses)[i] ? &*(*analyses)[i] : nullptr;
+      benchmarks[i]["gbx"] = entry_json(*entries[i], benchmarks[i].value("run_type", "") == "aggregate", analysis);
     }
     kept.push_back(std::move(benchmarks[i]));
   }

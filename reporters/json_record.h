@@ -8,6 +8,7 @@
 
 #include "extensions/protocol.h"
 #include "extensions/sample_channel.h"
+#include "reporters/run_analysis.h"
 
 namespace gbx {
 
@@ -31,8 +32,10 @@ std::string replace_non_finite_with_null(const std::string& json_text);
 
 // The record: Google Benchmark's JSON, every key kept, plus a `gbx` object at the top and in each
 // benchmark entry. entries[i] is the fixture record behind benchmarks[i], if any; entries of
-// benchmarks that an interrupt stopped are left out.
+// benchmarks that an interrupt stopped are left out. analyses[i], when given, holds the statistics of
+// entries[i]; otherwise they are computed here.
 nlohmann::json build_record(const std::string& google_benchmark_json,
-                            const std::vector<std::optional<RunRecord>>& entries, const RecordHeader& header);
+                            const std::vector<std::optional<RunRecord>>& entries, const RecordHeader& header,
+                            const std::vector<std::optional<RunAnalysis>>* analyses = nullptr);
 
 }  // namespace gbx

@@ -11,6 +11,7 @@ GBX_DEBIAN_PACKAGES=(
   libbenchmark-dev libgtest-dev libgmock-dev
   libboost-dev nlohmann-json3-dev libcli11-dev
   libssl-dev libopenblas-dev libfmt-dev
+  python3 python3-jsonschema
 )
 
 gbx_log() { printf 'gbx: %s\n' "$*" >&2; }

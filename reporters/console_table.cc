@@ -1,0 +1,136 @@
+#include "reporters/console_table.h"
+
+#include <cmath>
+#include <cstdio>
+#include <ostream>
+
+namespace gbx {
+
+namespace {
+
+// Every gbx benchmark carries this suffix; the console drops it, the JSON keeps the full name.
+const std::string kConstantSuffix = "/iterations:1/manual_time";
+
+std::string short_name(const benchmark::BenchmarkReporter::Run& run) {
+  std::string name = run.benchmark_name();
+  const auto at = name.find(kConstantSuffix);
+  if (at != std::string::npos) name.erase(at, kConstantSuffix.size());
+  return name;
+}
+
+struct Unit {
+  double scale;
+  const char* name;
+};
+
+Unit unit_for(double seconds) {
+  const double magnitude = std::fabs(seconds);
+  if (magnitude < 1e-6) return {1e9, "ns"};
+  if (magnitude < 1e-3) return {1e6, "us"};
+  if (magnitude < 1.0) return {1e3, "ms"};
+  return {1.0, "s"};
+}
+
+std::string three_digits(double value) {
+  char text[32];
+  const double magnitude = std::fabs(value);
+  const int decimals = magnitude >= 100 ? 0 : (magnitude >= 10 ? 1 : 2);
+  std::snprintf(text, sizeof text, "%.*f", decimals, value);
+  return text;
+}
+
+// Left-aligned in width, and never touching the next column.
+std::string pad(std::string text, std::size_t width) {
+  text.append(text.size() + 2 <= width ? width - text.size() : 2, ' ');
+  return text;
+}
+
+std::string pad_left(const std::string& text, std::size_t width) {
+  return text.size() >= width ? text : std::string(width - text.size(), ' ') + text;
+}
+
+}  // namespace
+
+std::string format_duration(double seconds) {
+  if (!std::isfinite(seconds)) return "-";
+  const Unit unit = unit_for(seconds);
+  return three_digits(seconds * unit.scale) + " " + unit.name;
+}
+
+ConsoleTable::ConsoleTable(std::ostream& out, Protocol protocol, std::string run_id)
+    : out_(out), protocol_(protocol), run_id_(std::move(run_id)) {}
+
+void ConsoleTable::print_header(const benchmark::BenchmarkReporter::Context& context) {
+  name_width_ = std::max<std::size_t>(20, context.name_field_width > kConstantSuffix.size()
+                                              ? context.name_field_width - kConstantSuffix.size() + 2
+                                              : 20);
+  out_ << "gbx run " << run_id_ << " on " << context.cpu_info.num_cpus << " CPUs";
+  if (benchmark::BenchmarkReporter::Context::executable_name != nullptr) {
+    out_ << ", " << benchmark::BenchmarkReporter::Context::executable_name;
+  }
+  out_ << "\n";
+}
+
+void ConsoleTable::print_row(const benchmark::BenchmarkReporter::Run& run, const std::optional<RunRecord>& record,
+                             const std::optional<RunAnalysis>& analysis) {
+  if (!printed_columns_) {
+    const std::string columns = pad("Benchmark", name_width_) + pad_left("Median", 10) + "   " + pad("95% CI", 22) +
+                                pad_left("CV", 7) + pad_left("n", 7) + pad_left("p99", 11) + "   Flags";
+    out_ << std::string(columns.size() + 10, '-') << "\n"
+         << columns << "\n"
+         << std::string(columns.size() + 10, '-') << "\n";
+    printed_columns_ = true;
+  }
+  std::string line = pad(short_name(run), name_width_);
+  if (run.error_occurred) {
+    const bool skipped = record && record->skipped;
+    out_ << line << (skipped ? "" : "FAILED: ") << run.error_message << "\n" << std::flush;
+    return;
+  }
+  if (run.run_type == benchmark::BenchmarkReporter::Run::RT_Aggregate) {
+    // Google Benchmark keeps a percentage aggregate (the CV) as a bare ratio, not scaled to a unit.
+    const std::string shown =
+        run.aggregate_unit == benchmark::kPercentage
+            ? three_digits(100.0 * run.real_accumulated_time) + " %"
+            : format_duration(run.GetAdjustedRealTime() / benchmark::GetTimeUnitMultiplier(run.time_unit));
+    out_ << line << pad_left(shown, 10) << "   (" << run.aggregate_name << " of " << run.iterations
+         << " repetition medians)\n"
+         << std::flush;
+    return;
+  }
+  if (!analysis || !analysis->summary) {
+    out_ << line << "(no gbx samples)\n" << std::flush;
+    return;
+  }
+  const Summary& s = *analysis->summary;
+  const Unit unit = unit_for(s.median);
+  std::string ci = "-";
+  if (analysis->median_ci.interval) {
+    ci = "[" + three_digits(analysis->median_ci.interval->lower * unit.scale) + ", " +
+         three_digits(analysis->median_ci.interval->upper * unit.scale) + "] " + unit.name;
+  }
+  const std::string cv = s.cv ? three_digits(100.0 * *s.cv) + "%" : "-";
+  std::string flags;
+  for (const auto& flag : analysis->flags) flags += (flags.empty() ? "" : "; ") + flag.message;
+  line += pad_left(format_duration(s.median), 10) + "   " + pad(ci, 22) + pad_left(cv, 7) +
+          pad_left(std::to_string(s.count), 7) + pad_left(format_duration(s.p99), 11) + "   " + flags;
+  out_ << line << "\n" << std::flush;
+}
+
+void ConsoleTable::print_footer() {
+  char max_time[32];
+  std::snprintf(max_time, sizeof max_time, "%g", protocol_.max_time_seconds);
+  out_ << "protocol: " << protocol_.warmup_runs << " warm-up runs discarded, " << protocol_.min_samples << " samples";
+  if (protocol_.target_rel_ci > 0.0) {
+    char target[32];
+    std::snprintf(target, sizeof target, "%g%%", 100.0 * protocol_.target_rel_ci);
+    out_ << " or more until the median's 95% CI is within +/-" << target << " (at most " << protocol_.max_samples
+         << ")";
+  }
+  out_ << ", at most " << max_time << " s per benchmark, cache " << to_string(protocol_.cache)
+       << ", samples of at least " << protocol_.batch_resolution_factor
+       << " timer resolutions (batched when hot); median and BCa bootstrap 95% CI per run\n"
+       << std::flush;
+}
+
+}  // namespace gbx

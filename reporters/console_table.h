@@ -1,0 +1,37 @@
+#pragma once
+
+#include <benchmark/benchmark.h>
+
+#include <iosfwd>
+#include <optional>
+#include <string>
+
+#include "extensions/protocol.h"
+#include "extensions/sample_channel.h"
+#include "reporters/run_analysis.h"
+
+namespace gbx {
+
+// Seconds in a readable unit with three significant digits: "812 ns", "2.31 us", "40.2 ms".
+std::string format_duration(double seconds);
+
+// The console view: one row per benchmark with its median, the median's 95% interval, CV, n,
+// p99 and flags, then one line naming the protocol.
+class ConsoleTable {
+ public:
+  ConsoleTable(std::ostream& out, Protocol protocol, std::string run_id);
+
+  void print_header(const benchmark::BenchmarkReporter::Context& context);
+  void print_row(const benchmark::BenchmarkReporter::Run& run, const std::optional<RunRecord>& record,
+                 const std::optional<RunAnalysis>& analysis);
+  void print_footer();
+
+ private:
+  std::ostream& out_;
+  Protocol protocol_;
+  std::string run_id_;
+  std::size_t name_width_ = 40;
+  bool printed_columns_ = false;
+};
+
+}  // namespace gbx

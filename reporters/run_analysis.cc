@@ -1,0 +1,178 @@
+#include "reporters/run_analysis.h"
+
+#include <cmath>
+#include <cstdio>
+
+namespace gbx {
+
+namespace {
+
+nlohmann::json number(double value) { return std::isfinite(value) ? nlohmann::json(value) : nlohmann::json(); }
+
+nlohmann::json number(const std::optional<double>& value) { return value ? number(*value) : nlohmann::json(); }
+
+// `method` is a stable identifier for programs; `description` is the statistics layer's own words.
+nlohmann::json interval_json(const std::optional<Interval>& interval, const char* method) {
+  if (!interval) return nullptr;
+  return {{"lower", number(interval->lower)},
+          {"upper", number(interval->upper)},
+          {"level", number(interval->level)},
+          {"method", method},
+          {"description", interval->method}};
+}
+
+nlohmann::json interval_json(const std::optional<QuantileInterval>& q) {
+  if (!q) return nullptr;
+  nlohmann::json j = interval_json(std::optional<Interval>(q->interval), "order_statistic");
+  j["requested_level"] = number(q->requested_level);
+  j["reaches_level"] = q->ranks.reaches_level;
+  return j;
+}
+
+nlohmann::json interval_json(const BootstrapResult& b) {
+  if (!b.interval) return nullptr;
+  nlohmann::json j =
+      interval_json(b.interval, b.method == BootstrapMethod::bca ? "bootstrap_bca" : "bootstrap_percentile");
+  j["resamples"] = b.resamples;
+  j["seed"] = b.seed;
+  if (b.degenerate) j["degenerate"] = b.reason;
+  return j;
+}
+
+std::string percent(double fraction) {
+  char text[32];
+  std::snprintf(text, sizeof text, "%.1f%%", 100.0 * fraction);
+  return text;
+}
+
+void add_flags(const RunRecord& record, RunAnalysis& a) {
+  const auto& o = a.outliers;
+  if (o.tukey && o.tukey->count() > 0) {
+    const auto severe = o.tukey->low_severe.size() + o.tukey->high_severe.size();
+    a.flags.push_back({"outliers", static_cast<double>(o.tukey->count()),
+                       std::to_string(o.tukey->count()) + " Tukey outliers (" + std::to_string(severe) + " severe)"});
+  }
+  if (o.slow_start && o.slow_start->flagged) {
+    a.flags.push_back({"slow_start", o.slow_start->relative_excess,
+                       "first " + std::to_string(o.slow_start->head_count) + " samples slower" +
+                           (o.slow_start->relative_excess ? " by " + percent(*o.slow_start->relative_excess) : "")});
+  }
+  if (o.autocorrelation && o.autocorrelation->flagged) {
+    a.flags.push_back({"autocorrelation", o.autocorrelation->lag1,
+                       "lag-1 autocorrelation " + std::to_string(o.autocorrelation->lag1).substr(0, 5)});
+  }
+  if (o.drift && o.drift->flagged) {
+    a.flags.push_back({"drift", o.drift->relative_change,
+                       "second half's median differs" +
+                           (o.drift->relative_change ? " by " + percent(*o.drift->relative_change) : "")});
+  }
+  const Measurement& m = record.measurement;
+  if (!record.stopping.reached) {
+    const std::string why = m.time_bound_reached ? "max_time" : (m.sample_bound_reached ? "max_samples" : "a bound");
+    a.flags.push_back(
+        {"target_not_reached", record.stopping.achieved_rel_ci,
+         record.stopping.rule == "target_rel_ci"
+             ? "stopped at " + why + " before the median's CI reached +/-" + percent(record.stopping.target_rel_ci)
+             : "stopped at " + why + " before min_samples"});
+  }
+  if (m.below_resolution) {
+    a.flags.push_back(
+        {"below_resolution", m.timer_resolution_seconds, "cold samples shorter than 100 timer resolutions"});
+  }
+}
+
+}  // namespace
+
+std::optional<double> median_relative_half_width(const std::vector<double>& samples) {
+  const auto q = quantile_interval(samples, 0.5, 0.95);
+  if (!q || !q->ranks.reaches_level || !(q->estimate > 0.0)) return std::nullopt;
+  return 0.5 * (q->interval.upper - q->interval.lower) / q->estimate;
+}
+
+RunAnalysis analyze_run(const RunRecord& record, const AnalysisOptions& options) {
+  RunAnalysis a;
+  if (!record.error.empty()) return a;
+  const std::vector<double>& samples = record.measurement.samples;
+  a.summary = summarize(samples);
+  a.median_ci = bootstrap_interval(samples, BootstrapStatistic::median, options.bootstrap);
+  a.mean_ci = bootstrap_interval(samples, BootstrapStatistic::mean, options.bootstrap);
+  a.mean_t_ci = student_t_interval(samples, options.bootstrap.level);
+  a.median_order_ci = quantile_interval(samples, 0.5, options.bootstrap.level);
+  a.p90_ci = quantile_interval(samples, 0.90, options.bootstrap.level);
+  a.p99_ci = quantile_interval(samples, 0.99, options.bootstrap.level);
+  a.outliers = analyze_outliers(samples);
+  add_flags(record, a);
+  return a;
+}
+
+nlohmann::json stats_json(const RunAnalysis& a) {
+  if (!a.summary) return nullptr;
+  const Summary& s = *a.summary;
+  return {{"count", s.count},
+          {"mean", number(s.mean)},
+          {"stddev", number(s.stddev)},
+          {"cv", number(s.cv)},
+          {"min", number(s.min)},
+          {"max", number(s.max)},
+          {"median", number(s.median)},
+          {"p90", number(s.p90)},
+          {"p99", number(s.p99)},
+          {"median_ci", interval_json(a.median_ci)},
+          {"mean_ci", interval_json(a.mean_ci)},
+          {"p90_ci", interval_json(a.p90_ci)},
+          {"p99_ci", interval_json(a.p99_ci)},
+          {"median_ci_order_statistic", interval_json(a.median_order_ci)},
+          {"mean_ci_student_t", interval_json(a.mean_t_ci, "student_t")}};
+}
+
+nlohmann::json outliers_json(const RunAnalysis& a) {
+  nlohmann::json j = nlohmann::json::object();
+  if (const auto& t = a.outliers.tukey) {
+    j["tukey"] = {{"q1", number(t->q1)},           {"q3", number(t->q3)},     {"iqr", number(t->iqr)},
+                  {"low_severe", t->low_severe},   {"low_mild", t->low_mild}, {"high_mild", t->high_mild},
+                  {"high_severe", t->high_severe}, {"count", t->count()}};
+  } else {
+    j["tukey"] = nullptr;
+  }
+  if (const auto& z = a.outliers.modified_z) {
+    j["modified_z"] = {{"median", number(z->median)},
+                       {"mad", number(z->mad)},
+                       {"mad_was_zero", z->mad_was_zero},
+                       {"threshold", kModifiedZThreshold},
+                       {"max_abs_score", number(z->max_abs_score)},
+                       {"indices", z->outliers}};
+  } else {
+    j["modified_z"] = nullptr;
+  }
+  if (const auto& s = a.outliers.slow_start) {
+    j["slow_start"] = {{"head_count", s->head_count},
+                       {"head_median", number(s->head_median)},
+                       {"rest_median", number(s->rest_median)},
+                       {"relative_excess", number(s->relative_excess)},
+                       {"flagged", s->flagged}};
+  } else {
+    j["slow_start"] = nullptr;
+  }
+  if (const auto& r = a.outliers.autocorrelation) {
+    j["autocorrelation"] = {{"lag1", number(r->lag1)}, {"threshold", number(r->threshold)}, {"flagged", r->flagged}};
+  } else {
+    j["autocorrelation"] = nullptr;
+  }
+  if (const auto& d = a.outliers.drift) {
+    j["drift"] = {{"first_half_median", number(d->first_half_median)},
+                  {"second_half_median", number(d->second_half_median)},
+                  {"relative_change", number(d->relative_change)},
+                  {"flagged", d->flagged}};
+  } else {
+    j["drift"] = nullptr;
+  }
+  return j;
+}
+
+nlohmann::json flags_json(const RunAnalysis& a) {
+  nlohmann::json flags = nlohmann::json::array();
+  for (const auto& f : a.flags) flags.push_back({{"flag", f.name}, {"value", number(f.value)}, {"message", f.message}});
+  return flags;
+}
+
+}  // namespace gbx

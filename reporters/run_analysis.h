@@ -1,0 +1,51 @@
+#pragma once
+
+#include <nlohmann/json.hpp>
+
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "extensions/sample_channel.h"
+#include "reporters/bootstrap.h"
+#include "reporters/outliers.h"
+#include "reporters/statistics.h"
+
+namespace gbx {
+
+// Something a reader should know about a benchmark's samples before trusting its median.
+struct Flag {
+  std::string name;  // outliers, slow_start, autocorrelation, drift, target_not_reached, ...
+  std::optional<double> value;
+  std::string message;
+};
+
+// Everything the reporters say about one repetition's samples.
+struct RunAnalysis {
+  std::optional<Summary> summary;
+  BootstrapResult median_ci;  // BCa by default
+  BootstrapResult mean_ci;
+  std::optional<Interval> mean_t_ci;
+  std::optional<QuantileInterval> median_order_ci;
+  std::optional<QuantileInterval> p90_ci;
+  std::optional<QuantileInterval> p99_ci;
+  OutlierReport outliers;
+  std::vector<Flag> flags;
+};
+
+struct AnalysisOptions {
+  BootstrapOptions bootstrap;
+};
+
+RunAnalysis analyze_run(const RunRecord& record, const AnalysisOptions& options = {});
+
+// The entry's `stats`, `outliers` and `flags` objects of the JSON record.
+nlohmann::json stats_json(const RunAnalysis& analysis);
+nlohmann::json outliers_json(const RunAnalysis& analysis);
+nlohmann::json flags_json(const RunAnalysis& analysis);
+
+// The relative half-width of the median's distribution-free 95% interval: cheap enough to check
+// while sampling (adaptive stopping). Absent while the interval cannot reach 95%.
+std::optional<double> median_relative_half_width(const std::vector<double>& samples);
+
+}  // namespace gbx
