@@ -1,5 +1,6 @@
 #include "reporters/console_table.h"
 
+#include <algorithm>
 #include <cmath>
 #include <cstdio>
 #include <ostream>
@@ -61,9 +62,11 @@ ConsoleTable::ConsoleTable(std::ostream& out, Protocol protocol, std::string run
     : out_(out), protocol_(protocol), run_id_(std::move(run_id)) {}
 
 void ConsoleTable::print_header(const benchmark::BenchmarkReporter::Context& context) {
-  name_width_ = std::max<std::size_t>(20, context.name_field_width > kConstantSuffix.size()
-                                              ? context.name_field_width - kConstantSuffix.size() + 2
-                                              : 20);
+  // Wide enough for the longest name Google Benchmark announced, less the suffix the console drops.
+  const std::size_t longest = context.name_field_width > kConstantSuffix.size()
+                                  ? context.name_field_width - kConstantSuffix.size() + 2
+                                  : 20;
+  name_width_ = std::clamp<std::size_t>(longest, 20, 160);
   out_ << "gbx run " << run_id_ << " on " << context.cpu_info.num_cpus << " CPUs";
   if (benchmark::BenchmarkReporter::Context::executable_name != nullptr) {
     out_ << ", " << benchmark::BenchmarkReporter::Context::executable_name;
