@@ -6,8 +6,8 @@ dir=$(mktemp -d)
 trap 'rm -rf "$dir"' EXIT
 fail() { echo "FAIL: $*"; exit 1; }
 
-"$bench" --benchmark_filter='reduce/naive/n:4096' --gbx_min_samples=5 --benchmark_out="$dir/r.json" >/dev/null 2>&1 ||
-  fail "bench run failed"
+"$bench" --benchmark_filter='reduce/naive/n:4096' --gbx_min_samples=5 --benchmark_out="$dir/r.json" >"$dir/bench.out" 2>&1 ||
+  fail "bench run failed (exit $?): $(cat "$dir/bench.out")"
 "$gbx" verify "$dir/r.json" >"$dir/out" 2>&1
 [[ $? -eq 0 ]] || fail "intact record not verified: $(cat "$dir/out")"
 grep -q intact "$dir/out" || fail "no 'intact' in: $(cat "$dir/out")"
