@@ -1,5 +1,6 @@
 #include "extensions/cuda_fixture.h"
 
+#include <algorithm>
 #include <stdexcept>
 
 #include "extensions/cuda_check.h"
@@ -20,6 +21,10 @@ void CudaFixture::acquire() {
   if (!reason.empty()) throw Unavailable(reason);
   device_bytes_ = 0;
   GBX_CUDA_CHECK(cudaStreamCreateWithFlags(&stream_, cudaStreamNonBlocking));
+  std::size_t total = 0;
+  const cudaError_t status = cudaMemGetInfo(&free_at_start_, &total);
+  memory_unreadable_ = status == cudaSuccess ? "" : std::string("cudaMemGetInfo: ") + cudaGetErrorString(status);
+  least_free_ = free_at_start_;
 }
 
 void CudaFixture::release() noexcept {
@@ -35,6 +40,34 @@ void CudaFixture::copy(void* to, const void* from, std::size_t bytes, std::size_
                        cudaMemcpyKind kind) {
   if (to_count != from_count) throw std::invalid_argument("copy between spans of different sizes");
   GBX_CUDA_CHECK(cudaMemcpy(to, from, bytes, kind));
+}
+
+void CudaFixture::poison_device(Span<float> values) {
+  GBX_CUDA_CHECK(cudaMemsetAsync(values.data, 0xff, values.bytes(), stream_));
+}
+
+void CudaFixture::synchronize() { GBX_CUDA_CHECK(cudaStreamSynchronize(stream_)); }
+
+void CudaFixture::observe_memory() {
+  if (!memory_unreadable_.empty()) return;
+  std::size_t free = 0;
+  std::size_t total = 0;
+  if (cudaMemGetInfo(&free, &total) == cudaSuccess) least_free_ = std::min(least_free_, free);
+}
+
+MemoryUsage CudaFixture::memory_usage() const {
+  MemoryUsage usage = FixtureBase::memory_usage();
+  usage.device_bytes = static_cast<std::int64_t>(device_bytes_);
+  usage.device_bytes_unavailable.clear();
+  if (memory_unreadable_.empty()) {
+    // Other processes on the device move the free memory too: this is what the device lost while
+    // the benchmark ran, an upper bound on what the benchmark itself took.
+    usage.device_peak_bytes = static_cast<std::int64_t>(free_at_start_ - std::min(free_at_start_, least_free_));
+    usage.device_peak_bytes_unavailable.clear();
+  } else {
+    usage.device_peak_bytes_unavailable = memory_unreadable_;
+  }
+  return usage;
 }
 
 std::unique_ptr<Timer> CudaFixture::make_timer() {

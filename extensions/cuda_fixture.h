@@ -38,6 +38,10 @@ class CudaFixture : public FixtureBase {
     keep(storage);
     return Span<T>{storage->data(), count};
   }
+  // Library workspaces (cuBLAS, CUB temporary storage) that were not allocated through device_array().
+  void declare_workspace_bytes(std::size_t bytes) { device_bytes_ += bytes; }
+  // Fills device floats with NaN (all bits set), enqueued on the benchmark's stream.
+  void poison_device(Span<float> values);
   // Copies between host and device spans of equal size.
   template <class T>
   static void upload(Span<T> host, Span<T> device) {
@@ -58,11 +62,17 @@ class CudaFixture : public FixtureBase {
   std::unique_ptr<Timer> make_timer() override;
   void flush_caches() override;
   void run_once() override { launch(stream_); }
+  void synchronize() override;
+  void observe_memory() override;
+  MemoryUsage memory_usage() const override;
 
  private:
   cudaStream_t stream_ = nullptr;
   std::unique_ptr<L2FlushBuffer> l2_;
   std::size_t device_bytes_ = 0;
+  std::size_t free_at_start_ = 0;  // device memory free before setup()
+  std::size_t least_free_ = 0;     // the lowest reading since
+  std::string memory_unreadable_;
 };
 
 }  // namespace gbx

@@ -45,6 +45,24 @@ void FixtureBase::fill_random(Span<double> values, double low, double high) cons
 
 double FixtureBase::now_seconds() { return steady_now_seconds(); }
 
+void FixtureBase::declare_accuracy(std::string reference, double tolerance) {
+  if (!(tolerance >= 0.0)) throw std::invalid_argument("declare_accuracy: the tolerance must be >= 0");
+  accuracy_reference_ = std::move(reference);
+  accuracy_tolerance_ = tolerance;
+}
+
+Accuracy FixtureBase::check_output() {
+  throw std::logic_error("declare_accuracy() was called but check_output() is not implemented");
+}
+
+MemoryUsage FixtureBase::memory_usage() const {
+  MemoryUsage usage;
+  usage.host_peak_bytes = static_cast<std::int64_t>(host_bytes_);
+  usage.device_bytes_unavailable = "a CPU benchmark: no device memory";
+  usage.device_peak_bytes_unavailable = usage.device_bytes_unavailable;
+  return usage;
+}
+
 void FixtureBase::BenchmarkCase(benchmark::State& state) {
   record_ = RunRecord{};
   record_.benchmark = family_ + "/" + variant_;
@@ -52,6 +70,13 @@ void FixtureBase::BenchmarkCase(benchmark::State& state) {
   record_.region = region();
   record_.seed = 42;
   host_bytes_ = 0;
+  accuracy_reference_.clear();
+  accuracy_tolerance_ = -1.0;
+  // Replaced by memory_usage() once the benchmark has run; a skip or a failure keeps the reason.
+  const std::string not_run = "not measured: the benchmark did not run";
+  record_.memory.device_bytes_unavailable = not_run;
+  record_.memory.device_peak_bytes_unavailable = not_run;
+  record_.memory.host_peak_bytes_unavailable = not_run;
   for (int i = 0; i < ArgsCnt(); ++i) record_.args.push_back(state.range(static_cast<std::size_t>(i)));
   // Until setup() declares better, and when it never runs (a skip), the problem is named by its arguments.
   record_.problem = family_ + (record_.args.empty() ? "" : "/" + args_text(record_.args));
@@ -83,7 +108,21 @@ void FixtureBase::BenchmarkCase(benchmark::State& state) {
         return relative && *relative <= protocol.target_rel_ci;
       };
     }
+    observe_memory();
     record_.measurement = measure(protocol, *timer, hooks);
+    observe_memory();
+    if (accuracy_tolerance_ >= 0.0) {
+      poison_outputs();
+      run_once();
+      synchronize();
+      observe_memory();
+      Accuracy accuracy = check_output();
+      accuracy.reference = accuracy_reference_;
+      accuracy.tolerance = accuracy_tolerance_;
+      accuracy.passed = accuracy.nan_count == 0 && accuracy.rel_l2_error <= accuracy_tolerance_;
+      record_.accuracy = accuracy;
+    }
+    record_.memory = memory_usage();
     StoppingOutcome& stopping = record_.stopping;
     const Measurement& m = record_.measurement;
     if (adaptive) {

@@ -8,6 +8,7 @@
 #include <string>
 #include <vector>
 
+#include "extensions/accuracy.h"
 #include "extensions/measurement.h"
 #include "extensions/sample_channel.h"
 #include "extensions/span.h"
@@ -57,6 +58,15 @@ class FixtureBase : public benchmark::Fixture {
   // Seeded uniform values in [low, high).
   void fill_random(Span<float> values, float low = -1.0f, float high = 1.0f) const;
   void fill_random(Span<double> values, double low = -1.0, double high = 1.0) const;
+  // The arithmetic's precision (default fp32): recorded, and it picks the peak FLOP/s.
+  void declare_precision(std::string precision) { record_.precision = std::move(precision); }
+
+  // Accuracy. Declare the reference in setup(); after sampling, the base calls poison_outputs(),
+  // runs the kernel once more, and records what check_output() finds. Outputs poisoned with NaN
+  // make an element the kernel never writes fail the check.
+  void declare_accuracy(std::string reference, double tolerance);
+  virtual void poison_outputs() {}
+  virtual Accuracy check_output();
 
   // --- for backends ---------------------------------------------------------------------
   virtual const char* region() const = 0;
@@ -67,6 +77,12 @@ class FixtureBase : public benchmark::Fixture {
   virtual void flush_caches() = 0;
   virtual void run_once() = 0;
   virtual double now_seconds();
+  // Waits for the kernel's last run to finish (the device's stream); CPU runs are synchronous.
+  virtual void synchronize() {}
+  // Reads the device's memory in use, at the stages the base calls it (after setup, sampling, check).
+  virtual void observe_memory() {}
+  // What the record says about memory; the base fills host_peak_bytes.
+  virtual MemoryUsage memory_usage() const;
   std::size_t host_bytes() const { return host_bytes_; }
   // Ties an allocation's lifetime to the current benchmark call.
   void keep(std::shared_ptr<void> owner) { owned_.push_back(std::move(owner)); }
@@ -75,6 +91,8 @@ class FixtureBase : public benchmark::Fixture {
   std::string family_;
   std::string variant_;
   RunRecord record_;
+  std::string accuracy_reference_;
+  double accuracy_tolerance_ = -1.0;  // negative: no accuracy declared
   std::size_t host_bytes_ = 0;
   std::vector<std::shared_ptr<void>> owned_;
 };

@@ -63,9 +63,8 @@ ConsoleTable::ConsoleTable(std::ostream& out, Protocol protocol, std::string run
 
 void ConsoleTable::print_header(const benchmark::BenchmarkReporter::Context& context) {
   // Wide enough for the longest name Google Benchmark announced, less the suffix the console drops.
-  const std::size_t longest = context.name_field_width > kConstantSuffix.size()
-                                  ? context.name_field_width - kConstantSuffix.size() + 2
-                                  : 20;
+  const std::size_t longest =
+      context.name_field_width > kConstantSuffix.size() ? context.name_field_width - kConstantSuffix.size() + 2 : 20;
   name_width_ = std::clamp<std::size_t>(longest, 20, 160);
   out_ << "gbx run " << run_id_ << " on " << context.cpu_info.num_cpus << " CPUs";
   if (benchmark::BenchmarkReporter::Context::executable_name != nullptr) {

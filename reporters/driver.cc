@@ -18,6 +18,7 @@
 #include "reporters/environment.h"
 #include "reporters/gbx_reporter.h"
 #include "reporters/json_record.h"
+#include "reporters/peaks.h"
 #include "reporters/run_analysis.h"
 
 namespace gbx {
@@ -168,6 +169,14 @@ int run_main(int argc, char** argv) {
   reporter.set_aggregates_only(output.display_aggregates_only || output.report_aggregates_only,
                                output.report_aggregates_only);
   set_precision_estimate(median_relative_half_width);
+  // The peaks that throughput is a fraction of: measured (CPU) or read (GPU) once, before the run.
+  const bool listing = output.list_tests;
+  const Peak cpu_peak = listing ? Peak{} : calibrate_cpu_peak();
+  const Peak device_peak = listing ? Peak{} : gpu_peak();
+  AnalysisOptions analysis_options;
+  analysis_options.cpu_peak = &cpu_peak;
+  analysis_options.gpu_peak = &device_peak;
+  reporter.set_analysis_options(analysis_options);
   install_interrupt_handlers();
   benchmark::RunSpecifiedBenchmarks(&reporter);
   benchmark::Shutdown();
@@ -175,6 +184,7 @@ int run_main(int argc, char** argv) {
   RecordHeader header = header_at_start;
   header.interrupted = interrupt_requested();
   header.environment = capture_environment();
+  header.environment["peaks"] = {{"cpu", peak_json(cpu_peak)}, {"gpu", peak_json(device_peak)}};
 
   try {
     nlohmann::json sealed =

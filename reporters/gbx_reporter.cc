@@ -105,6 +105,9 @@ void GbxReporter::ReportRuns(const std::vector<Run>& runs) {
       }
     }
     if (run.run_type == Run::RT_Iteration && run.error_occurred && !(record && record->skipped)) any_failed_ = true;
+    if (run.run_type == Run::RT_Iteration && record && record->accuracy && !record->accuracy->passed) {
+      any_failed_ = true;
+    }
     std::optional<RunAnalysis> analysis;
     if (run.run_type == Run::RT_Iteration && record && record->error.empty()) {
       analysis = analyze_run(*record, analysis_options_);

@@ -21,6 +21,29 @@ nlohmann::json protocol_json(const Protocol& p) {
           {"batch_resolution_factor", finite_or_null(p.batch_resolution_factor)}};
 }
 
+nlohmann::json accuracy_json(const RunRecord& r) {
+  if (!r.accuracy) return nullptr;
+  const Accuracy& a = *r.accuracy;
+  return {{"rel_l2_error", finite_or_null(a.rel_l2_error)},
+          {"max_abs_error", finite_or_null(a.max_abs_error)},
+          {"nan_count", a.nan_count},
+          {"reference", a.reference},
+          {"tolerance", finite_or_null(a.tolerance)},
+          {"passed", a.passed}};
+}
+
+nlohmann::json memory_json(const MemoryUsage& m) {
+  nlohmann::json j;
+  const auto put = [&j](const char* key, const std::optional<std::int64_t>& value, const std::string& reason) {
+    j[key] = value ? nlohmann::json(*value) : nlohmann::json();
+    if (!value && !reason.empty()) j[std::string(key) + "_unavailable"] = reason;
+  };
+  put("device_bytes", m.device_bytes, m.device_bytes_unavailable);
+  put("device_peak_bytes", m.device_peak_bytes, m.device_peak_bytes_unavailable);
+  put("host_peak_bytes", m.host_peak_bytes, m.host_peak_bytes_unavailable);
+  return j;
+}
+
 nlohmann::json entry_json(const RunRecord& r, bool aggregate, const RunAnalysis* analysis) {
   nlohmann::json g = {{"problem", r.problem}, {"variant", r.variant}, {"region", r.region}};
   if (aggregate) return g;
@@ -29,6 +52,9 @@ nlohmann::json entry_json(const RunRecord& r, bool aggregate, const RunAnalysis*
                    {"bytes_per_run", finite_or_null(r.bytes_per_run)},
                    {"seed", r.seed}};
   g["skipped"] = r.skipped;
+  g["precision"] = r.precision;
+  g["accuracy"] = accuracy_json(r);
+  g["memory"] = memory_json(r.memory);
   if (!r.error.empty()) return g;
   g["measurement"] = {{"timer", to_string(m.timer)},
                       {"timer_resolution_seconds", finite_or_null(m.timer_resolution_seconds)},
@@ -53,6 +79,7 @@ nlohmann::json entry_json(const RunRecord& r, bool aggregate, const RunAnalysis*
   g["samples"] = std::move(samples);
   const RunAnalysis computed = analysis != nullptr ? RunAnalysis{} : analyze_run(r);
   const RunAnalysis& a = analysis != nullptr ? *analysis : computed;
+  g["throughput"] = throughput_json(a.throughput);
   g["stats"] = stats_json(a);
   g["outliers"] = outliers_json(a);
   g["flags"] = flags_json(a);

@@ -66,6 +66,14 @@ void add_flags(const RunRecord& record, RunAnalysis& a) {
                        "second half's median differs" +
                            (o.drift->relative_change ? " by " + percent(*o.drift->relative_change) : "")});
   }
+  if (record.accuracy && !record.accuracy->passed) {
+    const Accuracy& acc = *record.accuracy;
+    char text[160];
+    std::snprintf(text, sizeof text, "ACCURACY FAILED: rel L2 error %.3g > tolerance %.3g%s", acc.rel_l2_error,
+                  acc.tolerance,
+                  acc.nan_count > 0 ? (", " + std::to_string(acc.nan_count) + " NaN outputs").c_str() : "");
+    a.flags.push_back({"accuracy_failed", acc.rel_l2_error, text});
+  }
   const Measurement& m = record.measurement;
   if (!record.stopping.reached) {
     const std::string why = m.time_bound_reached ? "max_time" : (m.sample_bound_reached ? "max_samples" : "a bound");
@@ -101,6 +109,11 @@ RunAnalysis analyze_run(const RunRecord& record, const AnalysisOptions& options)
   a.p90_ci = quantile_interval(samples, 0.90, options.bootstrap.level);
   a.p99_ci = quantile_interval(samples, 0.99, options.bootstrap.level);
   a.outliers = analyze_outliers(samples);
+  if (a.summary) {
+    const Peak* peak = record.region == "cpu" ? options.cpu_peak : options.gpu_peak;
+    a.throughput =
+        compute_throughput(record.flops_per_run, record.bytes_per_run, a.summary->median, peak, record.precision);
+  }
   add_flags(record, a);
   return a;
 }

@@ -10,6 +10,7 @@
 #include "reporters/bootstrap.h"
 #include "reporters/outliers.h"
 #include "reporters/statistics.h"
+#include "reporters/throughput.h"
 
 namespace gbx {
 
@@ -30,11 +31,14 @@ struct RunAnalysis {
   std::optional<QuantileInterval> p90_ci;
   std::optional<QuantileInterval> p99_ci;
   OutlierReport outliers;
+  Throughput throughput;  // at the median
   std::vector<Flag> flags;
 };
 
 struct AnalysisOptions {
   BootstrapOptions bootstrap;
+  const Peak* cpu_peak = nullptr;  // for benchmarks of region cpu
+  const Peak* gpu_peak = nullptr;  // for device and end_to_end benchmarks
 };
 
 RunAnalysis analyze_run(const RunRecord& record, const AnalysisOptions& options = {});

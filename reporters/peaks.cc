@@ -1,0 +1,157 @@
+#include "reporters/peaks.h"
+
+#include <algorithm>
+#include <chrono>
+#include <cmath>
+#include <cstring>
+#include <thread>
+#include <vector>
+
+#ifdef GBX_HAVE_CUDA
+#include <cuda_runtime_api.h>
+#endif
+
+#include "extensions/cpu_cache_flush.h"
+
+namespace gbx {
+
+namespace {
+
+using Clock = std::chrono::steady_clock;
+
+double seconds_since(Clock::time_point start) { return std::chrono::duration<double>(Clock::now() - start).count(); }
+
+// Runs body(thread index) on every hardware thread at once; returns the wall time of the slowest.
+template <class Body>
+double on_all_threads(unsigned threads, Body body) {
+  std::vector<std::thread> pool;
+  const auto start = Clock::now();
+  for (unsigned t = 0; t < threads; ++t) pool.emplace_back(body, t);
+  for (auto& thread : pool) thread.join();
+  return seconds_since(start);
+}
+
+template <class T>
+double multiply_add_rate(unsigned threads) {
+  // Sixteen independent chains hide the multiply-add latency; the values stay bounded (x*a + b
+  // with |a| < 1), so no denormals or overflow slow it down.
+  constexpr int kChains = 16;
+  constexpr long kSteps = 2'000'000;
+  std::vector<T> sinks(threads);
+  const double seconds = on_all_threads(threads, [&](unsigned t) {
+    T acc[kChains];
+    for (int c = 0; c < kChains; ++c) acc[c] = static_cast<T>(c) * static_cast<T>(0.001);
+    const T a = static_cast<T>(0.999);
+    const T b = static_cast<T>(0.001);
+    for (long i = 0; i < kSteps; ++i) {
+      for (int c = 0; c < kChains; ++c) acc[c] = acc[c] * a + b;
+    }
+    T sum = 0;
+    for (int c = 0; c < kChains; ++c) sum += acc[c];
+    sinks[t] = sum;
+  });
+  volatile T keep = sinks[0];
+  (void)keep;
+  return 2.0 * kChains * static_cast<double>(kSteps) * threads / seconds;
+}
+
+double copy_rate(unsigned threads) {
+  const std::size_t llc = last_level_cache_bytes();
+  const std::size_t per_thread = std::max<std::size_t>(std::size_t{32} << 20, 2 * llc / std::max(1u, threads));
+  std::vector<std::vector<char>> from(threads, std::vector<char>(per_thread, 1));
+  std::vector<std::vector<char>> to(threads, std::vector<char>(per_thread, 0));
+  double best = 0.0;
+  for (int round = 0; round < 3; ++round) {
+    const double seconds =
+        on_all_threads(threads, [&](unsigned t) { std::memcpy(to[t].data(), from[t].data(), per_thread); });
+    // A copy reads and writes every byte.
+    best = std::max(best, 2.0 * static_cast<double>(per_thread) * threads / seconds);
+  }
+  return best;
+}
+
+}  // namespace
+
+Peak calibrate_cpu_peak() {
+  const unsigned threads = std::max(1u, std::thread::hardware_concurrency());
+  Peak peak;
+  peak.bytes_per_second = copy_rate(threads);
+  peak.flops_per_second["fp32"] = multiply_add_rate<float>(threads);
+  peak.flops_per_second["fp64"] = multiply_add_rate<double>(threads);
+  peak.method = "calibrated at start-up on " + std::to_string(threads) +
+                " threads: memcpy of buffers larger than the last-level cache (best of 3), and 16 "
+                "independent multiply-add chains as this build compiles them";
+  return peak;
+}
+
+std::optional<double> flops_per_sm_per_clock(int major, int minor, const std::string& precision) {
+  // Dense rates from NVIDIA's architecture whitepapers: CUDA-core FMA lanes x 2 for fp32/fp64,
+  // tensor-core rates for tf32/fp16/bf16.
+  struct Row {
+    int major, minor;
+    double fp64, fp32, tf32, fp16, bf16;
+  };
+  static const Row table[] = {
+      {7, 0, 64, 128, 0, 1024, 0},         // V100
+      {7, 5, 4, 128, 0, 1024, 0},          // T4
+      {8, 0, 64, 128, 1024, 2048, 2048},   // A100
+      {8, 6, 2, 256, 512, 1024, 1024},     // GA10x
+      {8, 9, 2, 256, 512, 1024, 1024},     // Ada
+      {9, 0, 128, 256, 2048, 4096, 4096},  // H100, H200
+  };
+  for (const auto& row : table) {
+    if (row.major != major || row.minor != minor) continue;
+    const double value = precision == "fp64"   ? row.fp64
+                         : precision == "fp32" ? row.fp32
+                         : precision == "tf32" ? row.tf32
+                         : precision == "fp16" ? row.fp16
+                         : precision == "bf16" ? row.bf16
+                                               : 0.0;
+    if (value > 0.0) return value;
+  }
+  return std::nullopt;
+}
+
+Peak gpu_peak() {
+  Peak peak;
+#ifdef GBX_HAVE_CUDA
+  int device = 0;
+  if (cudaGetDevice(&device) != cudaSuccess) {
+    peak.unavailable = "no usable CUDA device";
+    return peak;
+  }
+  int memory_khz = 0, bus_bits = 0, sms = 0, clock_khz = 0, major = 0, minor = 0;
+  const bool read = cudaDeviceGetAttribute(&memory_khz, cudaDevAttrMemoryClockRate, device) == cudaSuccess &&
+                    cudaDeviceGetAttribute(&bus_bits, cudaDevAttrGlobalMemoryBusWidth, device) == cudaSuccess &&
+                    cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device) == cudaSuccess &&
+                    cudaDeviceGetAttribute(&clock_khz, cudaDevAttrClockRate, device) == cudaSuccess &&
+                    cudaDeviceGetAttribute(&major, cudaDevAttrComputeCapabilityMajor, device) == cudaSuccess &&
+                    cudaDeviceGetAttribute(&minor, cudaDevAttrComputeCapabilityMinor, device) == cudaSuccess;
+  if (!read) {
+    peak.unavailable = "the device's attributes could not be read";
+    return peak;
+  }
+  if (memory_khz > 0 && bus_bits > 0) peak.bytes_per_second = 2.0 * memory_khz * 1e3 * bus_bits / 8.0;
+  for (const char* precision : {"fp64", "fp32", "tf32", "fp16", "bf16"}) {
+    if (const auto per_clock = flops_per_sm_per_clock(major, minor, precision)) {
+      peak.flops_per_second[precision] = *per_clock * sms * clock_khz * 1e3;
+    }
+  }
+  peak.method = "device attributes: 2 x memory clock x bus width; SMs x max clock x FLOP/SM/clock for sm_" +
+                std::to_string(major) + std::to_string(minor);
+#else
+  peak.unavailable = "gbx was built without CUDA";
+#endif
+  return peak;
+}
+
+nlohmann::json peak_json(const Peak& peak) {
+  nlohmann::json j;
+  j["bytes_per_second"] = peak.bytes_per_second ? nlohmann::json(*peak.bytes_per_second) : nlohmann::json();
+  j["flops_per_second"] = peak.flops_per_second;
+  j["method"] = peak.method;
+  if (!peak.unavailable.empty()) j["unavailable"] = peak.unavailable;
+  return j;
+}
+
+}  // namespace gbx
