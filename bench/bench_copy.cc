@@ -23,8 +23,18 @@ class CopyFixture : public gbx::CudaFixture {
     src_ = device_array<float>(n_);
     dst_ = device_array<float>(n_);
     upload(host, src_);
+    expected_ = host;
+    received_ = host_array<float>(n_);
     declare_problem("copy/n=" + std::to_string(n_));
     declare_bytes_per_run(2.0 * static_cast<double>(n_ * sizeof(float)));
+    // A copy is exact: any difference is a wrong or missing element.
+    declare_accuracy("the source, copied on the CPU", 0.0);
+  }
+  void poison_outputs() override { poison_device(dst_); }
+  gbx::Accuracy check_output() override {
+    download(dst_, received_);
+    std::vector<double> reference(expected_.begin(), expected_.end());
+    return gbx::compare_to_reference(received_.data, reference.data(), n_);
   }
   void launch(cudaStream_t stream) override { launcher(dst_.data, src_.data, n_, stream); }
   gbx::CudaRegion measured_region() const override { return measured; }
@@ -33,6 +43,8 @@ class CopyFixture : public gbx::CudaFixture {
   std::size_t n_ = 0;
   gbx::Span<float> src_;
   gbx::Span<float> dst_;
+  gbx::Span<float> expected_;
+  gbx::Span<float> received_;
 };
 
 using CopyVectorisedEndToEnd = CopyFixture<gbx::kernels::launch_copy_vectorised, gbx::CudaRegion::end_to_end>;

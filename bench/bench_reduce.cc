@@ -1,7 +1,9 @@
-// The CPU reduction family: four ways to sum n floats, trading speed for rounding error.
+// The CPU reduction family: four ways to sum n floats, trading speed for rounding error, each
+// checked against the float64 sum.
 #include <string>
 
 #include "extensions/fixture.h"
+#include "extensions/reference_cache.h"
 #include "kernels/reduce.h"
 
 namespace {
@@ -14,19 +16,28 @@ class ReduceFixture : public gbx::CpuFixture {
   void setup(const benchmark::State& state) override {
     n_ = static_cast<std::size_t>(state.range(0));
     input_ = host_array<float>(n_);
+    sum_ = host_array<float>(1);
     fill_random(input_);
     declare_problem("reduce/n=" + std::to_string(n_));
     declare_flops_per_run(static_cast<double>(n_));
     declare_bytes_per_run(static_cast<double>(n_ * sizeof(float)));
+    reference_ = &gbx::cached_reference("reduce/n=" + std::to_string(n_) + "/seed=" + std::to_string(seed()), [this] {
+      return std::vector<double>{gbx::kernels::reduce_reference(input_.data, n_)};
+    });
+    declare_accuracy("float64 CPU sum", gbx::tolerance_for("fp32", n_));
   }
   void run() override {
-    float sum = kernel(input_.data, n_);
-    benchmark::DoNotOptimize(sum);
+    sum_[0] = kernel(input_.data, n_);
+    benchmark::ClobberMemory();
   }
+  void poison_outputs() override { gbx::poison(sum_); }
+  gbx::Accuracy check_output() override { return gbx::compare_to_reference(sum_.data, reference_->data(), 1); }
 
  private:
   std::size_t n_ = 0;
   gbx::Span<float> input_;
+  gbx::Span<float> sum_;
+  const std::vector<double>* reference_ = nullptr;
 };
 
 void sizes(benchmark::internal::Benchmark* b) {
