@@ -4,6 +4,7 @@
 #include <cmath>
 #include <cstdint>
 #include <random>
+#include <string>
 #include <vector>
 
 #include <gtest/gtest.h>
@@ -97,33 +98,77 @@ TEST(Bootstrap, DeterministicForASeedWhateverTheThreadCount) {
   }
   EXPECT_NE(bootstrap_distribution(samples, BootstrapStatistic::median, 3000, 6, 1), reference);
 
+  // The Monte-Carlo path records its seed and resamples, and repeats itself.
   BootstrapOptions options;
   options.seed = 1234;
+  options.analytic = false;
   const BootstrapResult first = bootstrap_interval(samples, BootstrapStatistic::median, options);
   const BootstrapResult second = bootstrap_interval(samples, BootstrapStatistic::median, options);
   ASSERT_TRUE(first.interval && second.interval);
   EXPECT_EQ(first.interval->lower, second.interval->lower);
   EXPECT_EQ(first.interval->upper, second.interval->upper);
+  EXPECT_EQ(first.distribution, BootstrapDistribution::monte_carlo);
   EXPECT_EQ(first.seed, 1234u);
   EXPECT_EQ(first.resamples, 10000u);
   EXPECT_EQ(first.method, BootstrapMethod::bca);
+  EXPECT_EQ(first.interval->method, "bootstrap BCa (median, 10000 resamples)");
   EXPECT_FALSE(first.degenerate) << first.reason;
   expect_finite(first);
 }
 
+TEST(Bootstrap, RecordsHowTheDistributionWasObtained) {
+  const std::vector<double> samples = lognormal(500, 1);
+  BootstrapOptions options;
+  options.seed = 1234;
+  // By default: the median's exact law and the mean's saddlepoint, neither drawn, so no seed and no
+  // resamples are recorded, and the seed changes nothing.
+  const BootstrapResult median = bootstrap_interval(samples, BootstrapStatistic::median, options);
+  const BootstrapResult mean = bootstrap_interval(samples, BootstrapStatistic::mean, options);
+  ASSERT_TRUE(median.interval && mean.interval);
+  EXPECT_EQ(median.distribution, BootstrapDistribution::exact);
+  EXPECT_EQ(mean.distribution, BootstrapDistribution::saddlepoint);
+  for (const BootstrapResult* result : {&median, &mean}) {
+    EXPECT_EQ(result->seed, 0u);
+    EXPECT_EQ(result->resamples, 0u);
+    EXPECT_EQ(result->method, BootstrapMethod::bca);
+    EXPECT_FALSE(result->degenerate) << result->reason;
+    expect_finite(*result);
+  }
+  EXPECT_EQ(median.interval->method, "bootstrap BCa (median, exact bootstrap distribution)");
+  EXPECT_EQ(mean.interval->method, "bootstrap BCa (mean, saddlepoint approximation of the bootstrap distribution)");
+  options.seed = 99;
+  const BootstrapResult reseeded = bootstrap_interval(samples, BootstrapStatistic::median, options);
+  EXPECT_EQ(reseeded.interval->lower, median.interval->lower);
+  EXPECT_EQ(reseeded.interval->upper, median.interval->upper);
+  // The mean of too few samples, or of lumpy ones, is sampled.
+  const BootstrapResult small = bootstrap_interval(lognormal(50, 1), BootstrapStatistic::mean, options);
+  EXPECT_EQ(small.distribution, BootstrapDistribution::monte_carlo);
+  EXPECT_EQ(small.seed, 99u);
+  EXPECT_EQ(small.resamples, 10000u);
+  EXPECT_STREQ(to_string(BootstrapDistribution::exact), "exact");
+  EXPECT_STREQ(to_string(BootstrapDistribution::saddlepoint), "saddlepoint");
+  EXPECT_STREQ(to_string(BootstrapDistribution::monte_carlo), "monte_carlo");
+}
+
 TEST(Bootstrap, IntervalsContainTheEstimate) {
   for (std::uint64_t seed : {1u, 2u, 3u}) {
-    const std::vector<double> samples = lognormal(50, seed);
+    // 150: enough for the mean's saddlepoint path.
+    const std::vector<double> samples = lognormal(150, seed);
     for (BootstrapStatistic statistic : {BootstrapStatistic::median, BootstrapStatistic::mean}) {
       for (BootstrapMethod method : {BootstrapMethod::percentile, BootstrapMethod::bca}) {
-        BootstrapOptions options;
-        options.method = method;
-        const BootstrapResult result = bootstrap_interval(samples, statistic, options);
-        expect_finite(result);
-        EXPECT_EQ(result.method, method);
-        EXPECT_LE(result.interval->lower, result.estimate) << to_string(statistic) << " " << to_string(method);
-        EXPECT_GE(result.interval->upper, result.estimate) << to_string(statistic) << " " << to_string(method);
-        EXPECT_DOUBLE_EQ(result.interval->level, 0.95);
+        for (bool analytic : {true, false}) {
+          BootstrapOptions options;
+          options.method = method;
+          options.analytic = analytic;
+          const BootstrapResult result = bootstrap_interval(samples, statistic, options);
+          expect_finite(result);
+          EXPECT_EQ(result.method, method);
+          const std::string what =
+              std::string(to_string(statistic)) + " " + to_string(method) + " " + to_string(result.distribution);
+          EXPECT_LE(result.interval->lower, result.estimate) << what;
+          EXPECT_GE(result.interval->upper, result.estimate) << what;
+          EXPECT_DOUBLE_EQ(result.interval->level, 0.95);
+        }
       }
     }
   }
@@ -131,14 +176,19 @@ TEST(Bootstrap, IntervalsContainTheEstimate) {
 
 TEST(Bootstrap, LevelWidensTheInterval) {
   const std::vector<double> samples = lognormal(100, 4);
-  BootstrapOptions options;
-  options.level = 0.8;
-  const BootstrapResult narrow = bootstrap_interval(samples, BootstrapStatistic::mean, options);
-  options.level = 0.99;
-  const BootstrapResult wide = bootstrap_interval(samples, BootstrapStatistic::mean, options);
-  ASSERT_TRUE(narrow.interval && wide.interval);
-  EXPECT_LT(wide.interval->lower, narrow.interval->lower);
-  EXPECT_GT(wide.interval->upper, narrow.interval->upper);
+  for (BootstrapStatistic statistic : {BootstrapStatistic::median, BootstrapStatistic::mean}) {
+    for (bool analytic : {true, false}) {
+      BootstrapOptions options;
+      options.analytic = analytic;
+      options.level = 0.8;
+      const BootstrapResult narrow = bootstrap_interval(samples, statistic, options);
+      options.level = 0.99;
+      const BootstrapResult wide = bootstrap_interval(samples, statistic, options);
+      ASSERT_TRUE(narrow.interval && wide.interval);
+      EXPECT_LT(wide.interval->lower, narrow.interval->lower) << to_string(narrow.distribution);
+      EXPECT_GT(wide.interval->upper, narrow.interval->upper) << to_string(narrow.distribution);
+    }
+  }
 }
 
 TEST(Jackknife, HandComputedMean) {
