@@ -1,0 +1,56 @@
+#include <cub/device/device_reduce.cuh>
+
+#include <stdexcept>
+
+#include "extensions/cuda_check.h"
+#include "kernels/reduce_cuda.h"
+#include "kernels/reduce_kernels.cuh"
+
+namespace gbx::kernels {
+
+namespace {
+// A multiple of the warp size, as reduce_warp_shuffle_kernel requires.
+constexpr unsigned kThreads = 256;
+static_assert(kThreads % kWarpSize == 0 && kThreads <= 1024);
+
+// Enough blocks to fill the device a few times over, never more than the data needs: beyond that,
+// more blocks only add atomics.
+unsigned blocks_for(std::size_t n) {
+  int device = 0;
+  int sms = 0;
+  GBX_CUDA_CHECK(cudaGetDevice(&device));
+  GBX_CUDA_CHECK(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device));
+  const std::size_t needed = (n + kThreads - 1) / kThreads;
+  const std::size_t cap = std::size_t(sms) * 4;
+  return static_cast<unsigned>(needed < cap ? (needed > 0 ? needed : 1) : cap);
+}
+}  // namespace
+
+void launch_reduce_atomic(const float* x, std::size_t n, float* sum, cudaStream_t stream) {
+  GBX_CUDA_CHECK(cudaMemsetAsync(sum, 0, sizeof(float), stream));
+  reduce_atomic_kernel<<<blocks_for(n), kThreads, 0, stream>>>(x, n, sum);
+  GBX_CUDA_CHECK(cudaGetLastError());
+}
+
+void launch_reduce_warp_shuffle(const float* x, std::size_t n, float* sum, cudaStream_t stream) {
+  GBX_CUDA_CHECK(cudaMemsetAsync(sum, 0, sizeof(float), stream));
+  reduce_warp_shuffle_kernel<<<blocks_for(n), kThreads, 0, stream>>>(x, n, sum);
+  GBX_CUDA_CHECK(cudaGetLastError());
+}
+
+// The null temp pointer makes CUB report the bytes it needs instead of reducing.
+std::size_t reduce_cub_temp_bytes(std::size_t n) {
+  std::size_t bytes = 0;
+  GBX_CUDA_CHECK(
+      cub::DeviceReduce::Sum(nullptr, bytes, static_cast<const float*>(nullptr), static_cast<float*>(nullptr), n));
+  return bytes;
+}
+
+// A null temp would make CUB answer the size query again and sum nothing, without an error.
+void launch_reduce_cub(const float* x, std::size_t n, float* sum, void* temp, std::size_t temp_bytes,
+                       cudaStream_t stream) {
+  if (temp == nullptr) throw std::invalid_argument("launch_reduce_cub: no temporary storage given");
+  GBX_CUDA_CHECK(cub::DeviceReduce::Sum(temp, temp_bytes, x, sum, n, stream));
+}
+
+}  // namespace gbx::kernels
