@@ -35,12 +35,12 @@ void FixtureBase::identify(const std::string& family, const std::string& variant
   SetName((family + "/" + variant).c_str());
 }
 
-void FixtureBase::fill_random(Span<float> values, float low, float high) const {
-  fill_uniform(values, record_.seed, low, high);
+void FixtureBase::fill_random(Span<float> values, float low, float high) {
+  fill_uniform(values, record_.seed + fills_++, low, high);
 }
 
-void FixtureBase::fill_random(Span<double> values, double low, double high) const {
-  fill_uniform(values, record_.seed, low, high);
+void FixtureBase::fill_random(Span<double> values, double low, double high) {
+  fill_uniform(values, record_.seed + fills_++, low, high);
 }
 
 double FixtureBase::now_seconds() { return steady_now_seconds(); }
@@ -70,6 +70,7 @@ void FixtureBase::BenchmarkCase(benchmark::State& state) {
   record_.region = region();
   record_.seed = 42;
   host_bytes_ = 0;
+  fills_ = 0;
   accuracy_reference_.clear();
   accuracy_tolerance_ = -1.0;
   // Replaced by memory_usage() once the benchmark has run; a skip or a failure keeps the reason.

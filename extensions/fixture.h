@@ -55,9 +55,10 @@ class FixtureBase : public benchmark::Fixture {
     keep(storage);
     return Span<T>{storage.get(), count};
   }
-  // Seeded uniform values in [low, high).
-  void fill_random(Span<float> values, float low = -1.0f, float high = 1.0f) const;
-  void fill_random(Span<double> values, double low = -1.0, double high = 1.0) const;
+  // Seeded uniform values in [low, high): the i-th call in setup() draws from seed() + i, so that
+  // inputs differ from each other and every run of the benchmark gets the same ones.
+  void fill_random(Span<float> values, float low = -1.0f, float high = 1.0f);
+  void fill_random(Span<double> values, double low = -1.0, double high = 1.0);
   // The arithmetic's precision (default fp32): recorded, and it picks the peak FLOP/s.
   void declare_precision(std::string precision) { record_.precision = std::move(precision); }
 
@@ -94,6 +95,7 @@ class FixtureBase : public benchmark::Fixture {
   std::string accuracy_reference_;
   double accuracy_tolerance_ = -1.0;  // negative: no accuracy declared
   std::size_t host_bytes_ = 0;
+  std::uint64_t fills_ = 0;  // fill_random() calls so far in this setup()
   std::vector<std::shared_ptr<void>> owned_;
 };
 

@@ -33,6 +33,8 @@ nlohmann::json interval_json(const BootstrapResult& b) {
   if (!b.interval) return nullptr;
   nlohmann::json j =
       interval_json(b.interval, b.method == BootstrapMethod::bca ? "bootstrap_bca" : "bootstrap_percentile");
+  // exact and saddlepoint distributions draw nothing: resamples and seed are then 0.
+  j["distribution"] = to_string(b.distribution);
   j["resamples"] = b.resamples;
   j["seed"] = b.seed;
   if (b.degenerate) j["degenerate"] = b.reason;

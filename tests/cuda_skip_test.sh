@@ -3,10 +3,10 @@
 # benchmark as skipped, in the runtime's own words. On a machine with a device (nvidia-smi
 # works) the same script checks instead that every benchmark ran.
 #
-# Usage: cuda_skip_test.sh path/to/bench_copy
+# Usage: cuda_skip_test.sh path/to/bench_all (its CUDA variants are selected by name)
 set -u
 
-bench=$(realpath "${1:?usage: cuda_skip_test.sh path/to/bench_copy}") || exit 1
+bench=$(realpath "${1:?usage: cuda_skip_test.sh path/to/bench_all}") || exit 1
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 cd "$tmp" || exit 1
@@ -23,9 +23,9 @@ if command -v nvidia-smi >/dev/null 2>&1 && nvidia-smi >/dev/null 2>&1; then
 else
   expect=skipped
 fi
-echo "case: bench_copy --gbx_min_samples=3, expecting every benchmark $expect"
+echo "case: the CUDA variants of bench_all, --gbx_min_samples=3, expecting every benchmark $expect"
 
-timeout 240 "$bench" --gbx_min_samples=3 "--benchmark_out=$tmp/out.json" >"$tmp/stdout" 2>"$tmp/stderr"
+timeout 240 "$bench" --benchmark_filter="/(cuda|cub)" --gbx_min_samples=3 "--benchmark_out=$tmp/out.json" >"$tmp/stdout" 2>"$tmp/stderr"
 rc=$?
 [ "$rc" -eq 0 ] || fail "exit code $rc, expected 0"
 [ -s "$tmp/out.json" ] || fail "no record written"
@@ -42,7 +42,7 @@ benchmarks = record["benchmarks"]
 assert benchmarks, "no benchmark entries"
 for b in benchmarks:
     name = b["name"]
-    assert name.startswith("copy/"), name
+    assert "/cuda" in name or "/cub" in name, name
     g = b["gbx"]
     if expect == "skipped":
         assert b.get("error_occurred") is True, name
@@ -51,12 +51,14 @@ for b in benchmarks:
         assert "cudaError" in message, message  # the runtime's error name, e.g. cudaErrorNoDevice
         assert g["skipped"] is True, g
         assert "samples" not in g and "measurement" not in g, g
+        assert g["memory"]["device_bytes"] is None and g["memory"]["device_bytes_unavailable"], g["memory"]
     else:
         assert not b.get("error_occurred", False), (name, b.get("error_message"))
         assert g["skipped"] is False, g
         if b["run_type"] == "iteration":
             assert len(g["samples"]) == 3, g["samples"]
             assert all(s is not None and s > 0 for s in g["samples"]), g["samples"]
+            assert g["accuracy"]["passed"] is True, (name, g["accuracy"])
 print(len(benchmarks), "entries", expect)
 PY
 echo "PASS"

@@ -1,4 +1,5 @@
-// The CUDA copy family: device-to-device bandwidth through cudaMemcpy and two copy kernels.
+// The CUDA side of the bandwidth family: device-to-device copies through cudaMemcpy and two copy
+// kernels, timed on the device and, for one of them, end to end.
 #include <string>
 
 #include "extensions/cuda_check.h"
@@ -25,7 +26,7 @@ class CopyFixture : public gbx::CudaFixture {
     upload(host, src_);
     expected_ = host;
     received_ = host_array<float>(n_);
-    declare_problem("copy/n=" + std::to_string(n_));
+    declare_problem("bandwidth/copy/n=" + std::to_string(n_));
     declare_bytes_per_run(2.0 * static_cast<double>(n_ * sizeof(float)));
     // A copy is exact: any difference is a wrong or missing element.
     declare_accuracy("the source, copied on the CPU", 0.0);
@@ -55,7 +56,7 @@ void sizes(benchmark::internal::Benchmark* b) {
 
 }  // namespace
 
-GBX_BENCHMARK(CopyFixture<launch_memcpy>, "copy", "cudaMemcpy")->Apply(sizes);
-GBX_BENCHMARK(CopyFixture<gbx::kernels::launch_copy_scalar>, "copy", "scalar")->Apply(sizes);
-GBX_BENCHMARK(CopyFixture<gbx::kernels::launch_copy_vectorised>, "copy", "vectorised")->Apply(sizes);
-GBX_BENCHMARK(CopyVectorisedEndToEnd, "copy", "vectorised_end_to_end")->Apply(sizes);
+GBX_BENCHMARK(CopyFixture<launch_memcpy>, "bandwidth", "cuda_memcpy")->Apply(sizes);
+GBX_BENCHMARK(CopyFixture<gbx::kernels::launch_copy_scalar>, "bandwidth", "cuda_copy_scalar")->Apply(sizes);
+GBX_BENCHMARK(CopyFixture<gbx::kernels::launch_copy_vectorised>, "bandwidth", "cuda_copy_vectorised")->Apply(sizes);
+GBX_BENCHMARK(CopyVectorisedEndToEnd, "bandwidth", "cuda_copy_vectorised_end_to_end")->Apply(sizes);

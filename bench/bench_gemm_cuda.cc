@@ -1,0 +1,147 @@
+// The CUDA GEMM family: our naive, shared-memory tiled and register-blocked kernels, and cuBLAS in
+// fp32, TF32, and fp16/bf16 inputs with fp32 accumulation, each checked against a float64 product.
+#include <memory>
+#include <vector>
+
+#include "bench/gemm_problem.h"
+#include "extensions/cuda_fixture.h"
+#include "kernels/gemm.h"
+#include "kernels/gemm_cublas.h"
+
+namespace {
+
+using gbx::bench::GemmShape;
+
+// Inputs and output on the device, the reference on the host; subclasses launch.
+class CudaGemmBase : public gbx::CudaFixture {
+ protected:
+  void setup(const benchmark::State& state) override {
+    shape_ = GemmShape::from(state);
+    auto a = host_array<float>(shape_.a_count());
+    auto b = host_array<float>(shape_.b_count());
+    fill_random(a);
+    fill_random(b);
+    a_ = device_array<float>(a.size);
+    b_ = device_array<float>(b.size);
+    c_ = device_array<float>(shape_.c_count());
+    upload(a, a_);
+    upload(b, b_);
+    result_ = host_array<float>(shape_.c_count());
+    declare_problem(shape_.problem());
+    declare_precision(precision());
+    declare_flops_per_run(shape_.flops());
+    // Inputs at their own width (2 bytes for fp16/bf16), the fp32 output.
+    declare_bytes_per_run(input_bytes() * static_cast<double>(shape_.a_count() + shape_.b_count()) +
+                          sizeof(float) * static_cast<double>(shape_.c_count()));
+    reference_ = &gbx::bench::gemm_reference_for(shape_, seed(), a, b);
+    declare_accuracy(gbx::bench::kGemmReference, gbx::tolerance_for(precision(), std::size_t(shape_.k)));
+    prepare();
+  }
+  void poison_outputs() override { poison_device(c_); }
+  gbx::Accuracy check_output() override {
+    download(c_, result_);
+    return gbx::compare_to_reference(result_.data, reference_->data(), result_.size);
+  }
+
+  virtual const char* precision() const { return "fp32"; }
+  virtual double input_bytes() const { return sizeof(float); }
+  virtual void prepare() {}
+
+  GemmShape shape_;
+  gbx::Span<float> a_, b_, c_, result_;
+  const std::vector<double>* reference_ = nullptr;
+};
+
+using OurGemm = void (*)(const float*, const float*, float*, int, int, int, cudaStream_t);
+
+template <OurGemm kernel>
+class OurCudaGemm : public CudaGemmBase {
+ protected:
+  void launch(cudaStream_t stream) override { kernel(a_.data, b_.data, c_.data, shape_.m, shape_.n, shape_.k, stream); }
+};
+
+// cuBLAS with its workspace allocated through the fixture, so that the record counts it.
+class CublasGemmBase : public CudaGemmBase {
+ protected:
+  void prepare() override {
+    const auto workspace = device_array<char>(gbx::kernels::CublasHandle::kRecommendedWorkspaceBytes);
+    handle_ = std::make_unique<gbx::kernels::CublasHandle>(stream(), workspace.data, workspace.size);
+  }
+  void teardown() override { handle_.reset(); }
+  std::unique_ptr<gbx::kernels::CublasHandle> handle_;
+};
+
+class CublasSgemm : public CublasGemmBase {
+ protected:
+  void launch(cudaStream_t) override {
+    gbx::kernels::launch_cublas_sgemm(*handle_, a_.data, b_.data, c_.data, shape_.m, shape_.n, shape_.k);
+  }
+};
+
+class CublasTf32 : public CublasGemmBase {
+ protected:
+  const char* precision() const override { return "tf32"; }
+  void launch(cudaStream_t) override {
+    gbx::kernels::launch_cublas_tf32(*handle_, a_.data, b_.data, c_.data, shape_.m, shape_.n, shape_.k);
+  }
+};
+
+// The inputs are converted once, in setup (untimed); the runs read the 2-byte copies.
+template <class Half>
+class CublasHalfBase : public CublasGemmBase {
+ protected:
+  double input_bytes() const override { return 2.0; }
+  void prepare() override {
+    CublasGemmBase::prepare();
+    a_half_ = device_array<Half>(a_.size);
+    b_half_ = device_array<Half>(b_.size);
+    convert(a_half_.data, a_.data, a_.size);
+    convert(b_half_.data, b_.data, b_.size);
+    synchronize();
+  }
+  virtual void convert(Half* to, const float* from, std::size_t count) = 0;
+  gbx::Span<Half> a_half_, b_half_;
+};
+
+class CublasFp16 : public CublasHalfBase<__half> {
+ protected:
+  const char* precision() const override { return "fp16"; }
+  void convert(__half* to, const float* from, std::size_t count) override {
+    gbx::kernels::launch_convert_to_half(to, from, count, stream());
+  }
+  void launch(cudaStream_t) override {
+    gbx::kernels::launch_cublas_gemm_ex_fp16(*handle_, a_half_.data, b_half_.data, c_.data, shape_.m, shape_.n,
+                                             shape_.k);
+  }
+};
+
+class CublasBf16 : public CublasHalfBase<__nv_bfloat16> {
+ protected:
+  const char* precision() const override { return "bf16"; }
+  void convert(__nv_bfloat16* to, const float* from, std::size_t count) override {
+    gbx::kernels::launch_convert_to_bf16(to, from, count, stream());
+  }
+  void launch(cudaStream_t) override {
+    gbx::kernels::launch_cublas_gemm_ex_bf16(*handle_, a_half_.data, b_half_.data, c_.data, shape_.m, shape_.n,
+                                             shape_.k);
+  }
+};
+
+void shapes(benchmark::internal::Benchmark* b) {
+  b->ArgNames({"m", "n", "k"})
+      ->Args({256, 256, 256})
+      ->Args({1024, 1024, 1024})
+      ->Args({4096, 4096, 4096})
+      ->Args({8192, 64, 4096})
+      ->Unit(benchmark::kMicrosecond);
+}
+
+}  // namespace
+
+GBX_BENCHMARK(OurCudaGemm<gbx::kernels::launch_gemm_naive>, "gemm", "cuda_naive")->Apply(shapes);
+GBX_BENCHMARK(OurCudaGemm<gbx::kernels::launch_gemm_tiled>, "gemm", "cuda_tiled")->Apply(shapes);
+GBX_BENCHMARK(OurCudaGemm<gbx::kernels::launch_gemm_register_blocked>, "gemm", "cuda_register_blocked")->Apply(shapes);
+GBX_BENCHMARK(CublasSgemm, "gemm", "cublas_sgemm")->Apply(shapes);
+GBX_BENCHMARK(CublasTf32, "gemm", "cublas_tf32")->Apply(shapes);
+GBX_BENCHMARK(CublasFp16, "gemm", "cublas_fp16")->Apply(shapes);
+GBX_BENCHMARK(CublasBf16, "gemm", "cublas_bf16")->Apply(shapes);

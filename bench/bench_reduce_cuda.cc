@@ -1,0 +1,71 @@
+// The CUDA reduction family: one atomic per thread, a warp-shuffle tree per block, and CUB's
+// DeviceReduce, each checked against the float64 sum.
+#include <string>
+#include <vector>
+
+#include "extensions/cuda_fixture.h"
+#include "extensions/reference_cache.h"
+#include "kernels/reduce.h"
+#include "kernels/reduce_cuda.h"
+
+namespace {
+
+class CudaReduceBase : public gbx::CudaFixture {
+ protected:
+  void setup(const benchmark::State& state) override {
+    n_ = static_cast<std::size_t>(state.range(0));
+    auto x = host_array<float>(n_);
+    fill_random(x);
+    x_ = device_array<float>(n_);
+    sum_ = device_array<float>(1);
+    upload(x, x_);
+    result_ = host_array<float>(1);
+    declare_problem("reduce/n=" + std::to_string(n_));
+    declare_flops_per_run(static_cast<double>(n_));
+    declare_bytes_per_run(static_cast<double>(n_ * sizeof(float)));
+    // The same key as the CPU family's: one reference per problem and seed, whoever asks first.
+    reference_ = &gbx::cached_reference("reduce/n=" + std::to_string(n_) + "/seed=" + std::to_string(seed()), [&] {
+      return std::vector<double>{gbx::kernels::reduce_reference(x.data, n_)};
+    });
+    declare_accuracy("float64 CPU sum", gbx::tolerance_for("fp32", n_));
+    prepare();
+  }
+  virtual void prepare() {}
+  void poison_outputs() override { poison_device(sum_); }
+  gbx::Accuracy check_output() override {
+    download(sum_, result_);
+    return gbx::compare_to_reference(result_.data, reference_->data(), 1);
+  }
+
+  std::size_t n_ = 0;
+  gbx::Span<float> x_, sum_, result_;
+  const std::vector<double>* reference_ = nullptr;
+};
+
+using Launch = void (*)(const float*, std::size_t, float*, cudaStream_t);
+
+template <Launch launcher>
+class CudaReduce : public CudaReduceBase {
+ protected:
+  void launch(cudaStream_t stream) override { launcher(x_.data, n_, sum_.data, stream); }
+};
+
+// CUB's temporary storage comes from the fixture's helpers, so the record counts it.
+class CubReduce : public CudaReduceBase {
+ protected:
+  void prepare() override { temp_ = device_array<char>(gbx::kernels::reduce_cub_temp_bytes(n_)); }
+  void launch(cudaStream_t stream) override {
+    gbx::kernels::launch_reduce_cub(x_.data, n_, sum_.data, temp_.data, temp_.size, stream);
+  }
+  gbx::Span<char> temp_;
+};
+
+void sizes(benchmark::internal::Benchmark* b) {
+  b->ArgName("n")->Arg(1 << 12)->Arg(1 << 24)->Unit(benchmark::kMicrosecond);
+}
+
+}  // namespace
+
+GBX_BENCHMARK(CudaReduce<gbx::kernels::launch_reduce_atomic>, "reduce", "cuda_atomic")->Apply(sizes);
+GBX_BENCHMARK(CudaReduce<gbx::kernels::launch_reduce_warp_shuffle>, "reduce", "cuda_warp_shuffle")->Apply(sizes);
+GBX_BENCHMARK(CubReduce, "reduce", "cub")->Apply(sizes);
