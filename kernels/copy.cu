@@ -1,22 +1,14 @@
 #include "extensions/cuda_check.h"
 #include "kernels/copy.h"
 #include "kernels/copy_kernels.cuh"
+#include "kernels/grid.h"
 
 namespace gbx::kernels {
 
 namespace {
 constexpr unsigned kThreads = 256;
 
-// Enough blocks to fill the device several times over, never more than the data needs.
-unsigned blocks_for(std::size_t work_items) {
-  int device = 0;
-  int sms = 0;
-  GBX_CUDA_CHECK(cudaGetDevice(&device));
-  GBX_CUDA_CHECK(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device));
-  const std::size_t needed = (work_items + kThreads - 1) / kThreads;
-  const std::size_t cap = std::size_t(sms) * 8;
-  return static_cast<unsigned>(needed < cap ? (needed > 0 ? needed : 1) : cap);
-}
+unsigned blocks_for(std::size_t work_items) { return grid_stride_blocks(work_items, kThreads, 8); }
 }  // namespace
 
 void launch_copy_scalar(float* dst, const float* src, std::size_t n, cudaStream_t stream) {

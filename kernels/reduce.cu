@@ -3,6 +3,7 @@
 #include <stdexcept>
 
 #include "extensions/cuda_check.h"
+#include "kernels/grid.h"
 #include "kernels/reduce_cuda.h"
 #include "kernels/reduce_kernels.cuh"
 
@@ -13,17 +14,8 @@ namespace {
 constexpr unsigned kThreads = 256;
 static_assert(kThreads % kWarpSize == 0 && kThreads <= 1024);
 
-// Enough blocks to fill the device a few times over, never more than the data needs: beyond that,
-// more blocks only add atomics.
-unsigned blocks_for(std::size_t n) {
-  int device = 0;
-  int sms = 0;
-  GBX_CUDA_CHECK(cudaGetDevice(&device));
-  GBX_CUDA_CHECK(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device));
-  const std::size_t needed = (n + kThreads - 1) / kThreads;
-  const std::size_t cap = std::size_t(sms) * 4;
-  return static_cast<unsigned>(needed < cap ? (needed > 0 ? needed : 1) : cap);
-}
+// A few waves fill the device; more blocks would only add atomics.
+unsigned blocks_for(std::size_t n) { return grid_stride_blocks(n, kThreads, 4); }
 }  // namespace
 
 void launch_reduce_atomic(const float* x, std::size_t n, float* sum, cudaStream_t stream) {

@@ -50,7 +50,9 @@ nlohmann::json entry_json(const RunRecord& r, bool aggregate, const RunAnalysis*
   const Measurement& m = r.measurement;
   g["declared"] = {{"flops_per_run", finite_or_null(r.flops_per_run)},
                    {"bytes_per_run", finite_or_null(r.bytes_per_run)},
-                   {"seed", r.seed}};
+                   {"seed", r.seed},
+                   // The dataset's version: the seed and how values are drawn from it.
+                   {"generator", "std::mt19937_64, uniform in [-1, 1); the i-th input of setup() from seed + i"}};
   g["skipped"] = r.skipped;
   g["precision"] = r.precision;
   g["accuracy"] = accuracy_json(r);

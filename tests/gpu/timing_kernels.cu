@@ -1,4 +1,5 @@
 #include "extensions/cuda_check.h"
+#include "kernels/grid.h"
 #include "tests/gpu/timing_kernels.cuh"
 
 namespace gbx_test {
@@ -32,11 +33,7 @@ void launch_spin_for(std::uint64_t nanoseconds, cudaStream_t stream) {
 }
 
 void launch_read_all(const float* data, std::size_t count, float* out, cudaStream_t stream) {
-  int device = 0;
-  int sms = 0;
-  GBX_CUDA_CHECK(cudaGetDevice(&device));
-  GBX_CUDA_CHECK(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device));
-  read_all_kernel<<<static_cast<unsigned>(sms) * 4, 256, 0, stream>>>(data, count, out);
+  read_all_kernel<<<gbx::kernels::grid_stride_blocks(count, 256, 4), 256, 0, stream>>>(data, count, out);
   GBX_CUDA_CHECK(cudaGetLastError());
 }
 
