@@ -3,7 +3,9 @@
 
 #include <iostream>
 #include <string>
+#include <vector>
 
+#include "tools/env_command.h"
 #include "tools/verify_command.h"
 
 int main(int argc, char** argv) {
@@ -14,6 +16,8 @@ int main(int argc, char** argv) {
   CLI::App* verify = app.add_subcommand("verify", "Recompute a record's checksum: 0 intact, 1 mismatch, 2 unreadable");
   verify->add_option("FILE", verify_path, "the JSON record")->required();
 
+  CLI::App* env = app.add_subcommand("env", "Print the environment a record would carry, as JSON");
+
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& error) {
@@ -22,5 +26,6 @@ int main(int argc, char** argv) {
     return code == 0 ? 0 : 2;
   }
   if (verify->parsed()) return gbx::tools::verify_record(verify_path, std::cout, std::cerr);
+  if (env->parsed()) return gbx::tools::print_environment(std::vector<std::string>(argv, argv + argc), std::cout);
   return 2;
 }

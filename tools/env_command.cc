@@ -1,0 +1,16 @@
+#include "tools/env_command.h"
+
+#include <ostream>
+
+#include "reporters/environment.h"
+
+namespace gbx::tools {
+
+int print_environment(const std::vector<std::string>& argv, std::ostream& out) {
+  // Start and end are moments apart here; the pair matters around a benchmark run, not for `env`.
+  const EnvironmentSnapshot start = capture_start();
+  out << capture_environment(start, argv).dump(2) << "\n";
+  return 0;
+}
+
+}  // namespace gbx::tools
