@@ -1,5 +1,6 @@
 // mann_whitney: exact p-values against the permutation law counted by hand, the normal approximation
 // against scipy.stats.mannwhitneyu (make_reference.py) and against the formula worked out here.
+#include <algorithm>
 #include <cmath>
 #include <vector>
 
@@ -44,6 +45,42 @@ TEST(MannWhitney, InterleavedThreeAgainstThreeByEnumeration) {
   EXPECT_DOUBLE_EQ(middle.p_value, 1.0);
 }
 
+TEST(MannWhitney, ExactMatchesBruteForceEnumeration) {
+  // All C(9, 4) = 126 ways to give 4 of the ranks 0..8 to base (unequal sizes, both orders): the
+  // two-sided p of each is 2 P(U' >= max(U, 20 - U)) over the 126, counted here directly.
+  constexpr int kTotal = 9;
+  std::vector<int> u_of_mask;
+  std::vector<std::vector<double>> bases;
+  std::vector<std::vector<double>> cands;
+  for (int mask = 0; mask < (1 << kTotal); ++mask) {
+    if (__builtin_popcount(static_cast<unsigned>(mask)) != 4) continue;
+    std::vector<double> base;
+    std::vector<double> cand;
+    for (int rank = 0; rank < kTotal; ++rank) ((mask >> rank) & 1 ? base : cand).push_back(rank);
+    int u = 0;
+    for (double c : cand) {
+      for (double b : base) u += c > b ? 1 : 0;
+    }
+    u_of_mask.push_back(u);
+    bases.push_back(base);
+    cands.push_back(cand);
+  }
+  ASSERT_EQ(u_of_mask.size(), 126u);
+  for (std::size_t i = 0; i < u_of_mask.size(); ++i) {
+    const int extreme = std::max(u_of_mask[i], 20 - u_of_mask[i]);
+    int at_least = 0;
+    for (int u : u_of_mask) at_least += u >= extreme ? 1 : 0;
+    const double expected = std::min(1.0, 2.0 * at_least / 126.0);
+    const MannWhitney forward = mann_whitney(bases[i], cands[i]);
+    ASSERT_TRUE(forward.exact);
+    EXPECT_DOUBLE_EQ(forward.u, u_of_mask[i]);
+    EXPECT_NEAR(forward.p_value, expected, 1e-14) << "U = " << u_of_mask[i];
+    const MannWhitney backward = mann_whitney(cands[i], bases[i]);  // 5 against 4
+    EXPECT_DOUBLE_EQ(backward.u, 20 - u_of_mask[i]);
+    EXPECT_NEAR(backward.p_value, expected, 1e-14);
+  }
+}
+
 TEST(MannWhitney, ExactMatchesScipy) {
   // make_reference.py "exact": n1 = 6, n2 = 8, no ties.
   const MannWhitney result = mann_whitney({1.1, 2.3, 3.7, 4.2, 6.5, 8.8}, {3.9, 5.1, 6.9, 7.4, 9.3, 9.9, 10.4, 12.0});
@@ -84,21 +121,24 @@ TEST(MannWhitney, PastTheExactThresholdMatchesScipy) {
   EXPECT_NEAR(result.p_value, 0.4504456875848739, 1e-12);  // make_reference.py "large"
 }
 
-TEST(MannWhitney, ExactAtTheThresholdAgreesWithTheNormalApproximation) {
-  // 20 against 125, no ties: exact. The normal approximation is close, not equal.
+TEST(MannWhitney, ExactAtTheThresholdMatchesScipy) {
+  // 20 against 125 (n1 n2 = 2500), no ties: still exact, far into the tail.
   std::vector<double> base;
   std::vector<double> cand;
   for (int i = 0; i < 20; ++i) base.push_back(7.0 * i + 0.5);
-  for (int i = 0; i < 125; ++i) cand.push_back(1.2 * i + 0.25);
+  for (int i = 0; i < 125; ++i) cand.push_back(0.5 * i + 0.25);
   const MannWhitney result = mann_whitney(base, cand);
   EXPECT_TRUE(result.exact);
-  const double pairs = 20.0 * 125.0;
-  const double extreme = std::max(result.u, pairs - result.u);
-  const double z = (extreme - pairs / 2 - 0.5) / std::sqrt(pairs * 146.0 / 12.0);
+  EXPECT_DOUBLE_EQ(result.u, 612.0);
+  EXPECT_NEAR(result.p_value, 0.00016503561727972019, 1e-9 * 0.00016503561727972019);  // "threshold"
+  // The normal approximation is close, not equal.
+  const double z = (2500.0 - 612.0 - 1250.0 - 0.5) / std::sqrt(2500.0 * 146.0 / 12.0);
   const double normal = 2.0 * boost::math::cdf(boost::math::complement(boost::math::normal(), z));
-  EXPECT_NEAR(result.p_value, normal, 0.01);
-  EXPECT_GT(result.p_value, 0.0);
-  EXPECT_LE(result.p_value, 1.0);
+  EXPECT_NEAR(result.p_value, normal, 2e-4);
+  EXPECT_NE(result.p_value, normal);
+  // One more sample on the large side passes the threshold: the normal approximation takes over.
+  cand.push_back(1000.25);
+  EXPECT_FALSE(mann_whitney(base, cand).exact);
 }
 
 TEST(MannWhitney, EmptyAndConstantGiveOne) {
