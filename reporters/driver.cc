@@ -177,13 +177,14 @@ int run_main(int argc, char** argv) {
   analysis_options.cpu_peak = &cpu_peak;
   analysis_options.gpu_peak = &device_peak;
   reporter.set_analysis_options(analysis_options);
+  const EnvironmentSnapshot environment_at_start = capture_start();
   install_interrupt_handlers();
   benchmark::RunSpecifiedBenchmarks(&reporter);
   benchmark::Shutdown();
   if (output.list_tests) return 0;
   RecordHeader header = header_at_start;
   header.interrupted = interrupt_requested();
-  header.environment = capture_environment();
+  header.environment = capture_environment(environment_at_start, command);
   header.environment["peaks"] = {{"cpu", peak_json(cpu_peak)}, {"gpu", peak_json(device_peak)}};
 
   try {

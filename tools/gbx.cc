@@ -5,6 +5,7 @@
 #include <string>
 #include <vector>
 
+#include "tools/compare_command.h"
 #include "tools/env_command.h"
 #include "tools/verify_command.h"
 
@@ -16,6 +17,20 @@ int main(int argc, char** argv) {
   CLI::App* verify = app.add_subcommand("verify", "Recompute a record's checksum: 0 intact, 1 mismatch, 2 unreadable");
   verify->add_option("FILE", verify_path, "the JSON record")->required();
 
+  gbx::tools::CompareOptions compare_options;
+  CLI::App* compare = app.add_subcommand(
+      "compare", "Compare two records: 0 no regression, 1 a benchmark is slower, 2 bad input or incompatible records");
+  compare->add_option("BASE", compare_options.base, "the baseline record")->required();
+  compare->add_option("CAND", compare_options.candidate, "the candidate record")->required();
+  compare->add_option("--format", compare_options.format, "console (default), markdown or json");
+  compare->add_flag("--allow-incompatible", compare_options.allow_incompatible,
+                    "compare anyway when environments or protocols differ; every row is marked");
+  compare
+      ->add_option("--noise-band", compare_options.noise_band, "ratios within 1 +/- this are the same (default 0.02)")
+      ->check(CLI::Range(0.0, 1.0));
+  compare->add_option("--fdr", compare_options.fdr, "Benjamini-Hochberg false-discovery rate q (default 0.05)")
+      ->check(CLI::Range(0.0, 1.0));
+
   CLI::App* env = app.add_subcommand("env", "Print the environment a record would carry, as JSON");
 
   try {
@@ -26,6 +41,7 @@ int main(int argc, char** argv) {
     return code == 0 ? 0 : 2;
   }
   if (verify->parsed()) return gbx::tools::verify_record(verify_path, std::cout, std::cerr);
+  if (compare->parsed()) return gbx::tools::compare_records(compare_options, std::cout, std::cerr);
   if (env->parsed()) return gbx::tools::print_environment(std::vector<std::string>(argv, argv + argc), std::cout);
   return 2;
 }

@@ -1,0 +1,106 @@
+#!/usr/bin/env bash
+# gbx compare end to end: verdicts and exit codes on crafted records, real gbx records (an A/A pair
+# and an incompatible pair), the three formats, and every kind of bad input (exit 2, the file named).
+set -u
+bench=$1 gbx=$2
+dir=$(mktemp -d)
+trap 'rm -rf "$dir"' EXIT
+fail() { echo "FAIL: $*"; exit 1; }
+
+# Plain Google Benchmark JSON: 100 repetitions per benchmark, 1% noise; "moved" is 10% slower in
+# the candidate, "steady" is the same.
+python3 - "$dir" <<'PY'
+import json, random, sys
+random.seed(7)
+def record(scale):
+    rows = []
+    for name, factor in (("steady", 1.0), ("moved", scale)):
+        for i in range(100):
+            rows.append({"name": name, "run_name": name, "run_type": "iteration", "repetitions": 100,
+                         "repetition_index": i, "threads": 1, "iterations": 1000,
+                         "real_time": 1000.0 * factor * random.lognormvariate(0, 0.01),
+                         "cpu_time": 1000.0, "time_unit": "ns", "family_index": 0, "per_family_instance_index": 0})
+    return {"context": {"caches": []}, "benchmarks": rows}
+json.dump(record(1.0), open(sys.argv[1] + "/plain_base.json", "w"))
+json.dump(record(1.10), open(sys.argv[1] + "/plain_slower.json", "w"))
+json.dump(record(0.90), open(sys.argv[1] + "/plain_faster.json", "w"))
+PY
+
+"$gbx" compare "$dir/plain_base.json" "$dir/plain_slower.json" >"$dir/out" 2>&1
+[[ $? -eq 1 ]] || fail "a 10% slowdown must exit 1: $(cat "$dir/out")"
+grep -Eq '^moved: 10\.[0-9]% slower, ratio 1\.[01][0-9]{2} \[1\.[01][0-9]{2}, 1\.[01][0-9]{2}\] 95% CI, p < 0\.001 \(BH-adjusted\)$' "$dir/out" ||
+  fail "no slower sentence: $(cat "$dir/out")"
+grep -Eq '^steady: the same within \+/-2\.0%' "$dir/out" || fail "steady is not the same: $(cat "$dir/out")"
+grep -q "fewer facts were available" "$dir/out" || fail "plain JSON must say fewer facts were available"
+"$gbx" compare "$dir/plain_base.json" "$dir/plain_faster.json" >"$dir/out" 2>&1
+[[ $? -eq 0 ]] || fail "a speed-up must exit 0: $(cat "$dir/out")"
+grep -Eq '^moved: 10\.[0-9]% faster' "$dir/out" || fail "no faster sentence: $(cat "$dir/out")"
+
+"$gbx" compare --format=markdown "$dir/plain_base.json" "$dir/plain_slower.json" >"$dir/md" 2>&1
+grep -q '^| Benchmark | Base | Candidate | Ratio \[95% CI\] | p (BH) | Verdict |$' "$dir/md" || fail "markdown header"
+grep -q '^| moved | .* | \*\*slower\*\* |$' "$dir/md" || fail "markdown row: $(cat "$dir/md")"
+"$gbx" compare --format=json "$dir/plain_base.json" "$dir/plain_slower.json" >"$dir/json" 2>&1
+python3 - "$dir/json" <<'PY' || fail "json output"
+import json, sys
+out = json.load(open(sys.argv[1]))
+rows = {r["name"]: r for r in out["rows"]}
+assert rows["moved"]["verdict"] == "slower" and rows["steady"]["verdict"] == "same", rows
+assert out["fewer_facts"] is True and out["compatible"] is True
+PY
+"$gbx" compare --format=yaml "$dir/plain_base.json" "$dir/plain_slower.json" >/dev/null 2>&1
+[[ $? -eq 2 ]] || fail "an unknown format must exit 2"
+
+# Real records: two runs of the same benchmarks (A/A) are compatible and compare.
+for run in a b; do
+  "$bench" --benchmark_filter='reduce/(naive|kahan)/n:4096' --gbx_min_samples=20 --gbx_warmup=2 \
+    --benchmark_out="$dir/$run.json" >/dev/null 2>&1 || fail "bench run $run"
+done
+"$gbx" compare "$dir/a.json" "$dir/b.json" >"$dir/out" 2>&1
+rc=$?
+[[ $rc -eq 0 || $rc -eq 1 ]] || fail "A/A compare exit $rc: $(cat "$dir/out")"
+grep -q '^reduce/n=4096 naive: ' "$dir/out" || fail "A/A rows name problem and variant: $(cat "$dir/out")"
+grep -q "fewer facts" "$dir/out" && fail "gbx records must not say fewer facts"
+
+# A different protocol is incompatible: exit 2 and both values shown, unless allowed.
+"$bench" --benchmark_filter='reduce/naive/n:4096' --gbx_min_samples=10 --gbx_cache=cold \
+  --benchmark_out="$dir/cold.json" >/dev/null 2>&1 || fail "cold bench run"
+"$gbx" compare "$dir/a.json" "$dir/cold.json" >"$dir/out" 2>"$dir/err"
+[[ $? -eq 2 ]] || fail "incompatible records must exit 2"
+grep -Eq 'protocol: cache +base: hot +candidate: cold' "$dir/err" || fail "the differing field: $(cat "$dir/err")"
+"$gbx" compare --allow-incompatible "$dir/a.json" "$dir/cold.json" >"$dir/out" 2>"$dir/err"
+rc=$?
+[[ $rc -eq 0 || $rc -eq 1 ]] || fail "--allow-incompatible exit $rc"
+grep -q 'INCOMPATIBLE' "$dir/out" || fail "rows must be marked incompatible: $(cat "$dir/out")"
+
+# Bad inputs: each exits 2 with a message that names the file.
+bad() {
+  local name=$1
+  "$gbx" compare "$dir/a.json" "$dir/$name" >/dev/null 2>"$dir/err"
+  local rc=$?
+  [[ $rc -eq 2 ]] || fail "$name: exit $rc, expected 2"
+  grep -q "$name" "$dir/err" || fail "$name: the message does not name the file: $(cat "$dir/err")"
+  grep -q "$2" "$dir/err" || fail "$name: expected '$2' in: $(cat "$dir/err")"
+  echo "bad input $name: $(head -1 "$dir/err")"
+}
+head -c 300 "$dir/b.json" >"$dir/truncated.json"
+bad truncated.json "not valid JSON"
+python3 - "$dir" <<'PY'
+import json, sys
+d = sys.argv[1]
+text = open(d + "/b.json").read()
+open(d + "/nan.json", "w").write(text.replace('"samples": [', '"samples": [NaN, ', 1))
+record = json.loads(text)
+missing = json.loads(text); del missing["benchmarks"][0]["time_unit"]; json.dump(missing, open(d + "/missing.json", "w"))
+version = json.loads(text); version["gbx"]["schema_version"] = 2; json.dump(version, open(d + "/version.json", "w"))
+tampered = json.loads(text); tampered["benchmarks"][0]["gbx"]["samples"][0] *= 2; json.dump(tampered, open(d + "/tampered.json", "w"))
+empty = json.loads(text); empty["benchmarks"] = []; json.dump(empty, open(d + "/empty.json", "w"))
+wrong = json.loads(text); wrong["benchmarks"][0]["real_time"] = "fast"; json.dump(wrong, open(d + "/wrongtype.json", "w"))
+PY
+bad nan.json "non-finite"
+bad missing.json "time_unit"
+bad version.json "schema_version"
+bad tampered.json "checksum mismatch"
+bad empty.json "empty"
+bad wrongtype.json "wrong type"
+bad absent.json "cannot open"
+echo "gbx compare: verdicts, formats, gate and bad inputs behave"

@@ -1,0 +1,305 @@
+#include "tools/compare_command.h"
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <optional>
+#include <ostream>
+#include <sstream>
+
+#include "reporters/bootstrap.h"
+#include "reporters/comparison.h"
+#include "reporters/console_table.h"
+#include "tools/record_loader.h"
+
+namespace gbx::tools {
+
+namespace {
+
+// Run-level facts that must match for a comparison to mean anything, as JSON pointers into the
+// record; each is compared only when both records have it (docs/compare.md lists them).
+struct GateField {
+  const char* label;
+  const char* pointer;
+  bool major_only;  // compare the part before the first '.'
+};
+
+const GateField kGate[] = {
+    {"GPU model", "/gbx/environment/gpus/0/name", false},
+    {"GPU driver major version", "/gbx/environment/gpus/0/driver_version", true},
+    {"CUDA runtime", "/gbx/environment/gpus/0/runtime_version", false},
+    {"cuBLAS version", "/gbx/environment/build/cublas", false},
+    {"Google Benchmark version", "/gbx/environment/build/google_benchmark", false},
+    {"Boost version", "/gbx/environment/build/boost", false},
+    {"OpenBLAS version", "/gbx/environment/build/openblas", false},
+    {"CUDA toolkit", "/gbx/environment/build/cuda_toolkit", false},
+    {"build type", "/gbx/environment/build/build_type", false},
+    {"compiler", "/gbx/environment/build/compiler", false},
+    {"protocol: cache", "/gbx/protocol/cache", false},
+    {"protocol: warm-up runs", "/gbx/protocol/warmup_runs", false},
+    {"protocol: batch target (timer resolutions)", "/gbx/protocol/batch_resolution_factor", false},
+};
+
+std::optional<std::string> fact(const nlohmann::json& record, const GateField& field) {
+  const nlohmann::json::json_pointer pointer(field.pointer);
+  if (!record.contains(pointer) || record[pointer].is_null()) return std::nullopt;
+  const auto& value = record[pointer];
+  std::string text = value.is_string() ? value.get<std::string>() : value.dump();
+  if (field.major_only) text = text.substr(0, text.find('.'));
+  return text;
+}
+
+struct Difference {
+  std::string what;
+  std::string base;
+  std::string candidate;
+};
+
+struct Row {
+  std::string name;
+  std::string label;  // "problem variant", or the name for plain Google Benchmark JSON
+  BootstrapResult base_median;
+  BootstrapResult candidate_median;
+  std::optional<RatioInterval> ratio;
+  MannWhitney test;
+  double adjusted_p = 1.0;
+  double shift = 0.0;
+  double delta = 0.0;
+  Verdict verdict = Verdict::inconclusive;
+  bool incompatible = false;
+  std::string sentence;
+};
+
+std::string percent(double fraction) {
+  char text[32];
+  std::snprintf(text, sizeof text, "%.1f%%", 100.0 * fraction);
+  return text;
+}
+
+std::string fixed(double value, int decimals) {
+  char text[32];
+  std::snprintf(text, sizeof text, "%.*f", decimals, value);
+  return text;
+}
+
+std::string p_text(double p) { return p < 0.001 ? "p < 0.001" : "p = " + fixed(p, 3); }
+
+std::string sentence_for(const Row& row, double band) {
+  std::string s = row.label + ": ";
+  if (!row.ratio) return s + "no ratio (a median is not positive)";
+  const RatioInterval& r = *row.ratio;
+  const std::string ratio = "ratio " + fixed(r.ratio, 3) + " [" + fixed(r.lower, 3) + ", " + fixed(r.upper, 3) + "] " +
+                            fixed(100.0 * r.level, 0) + "% CI, " + p_text(row.adjusted_p) + " (BH-adjusted)";
+  switch (row.verdict) {
+    case Verdict::faster:
+      s += percent(1.0 - r.ratio) + " faster, ";
+      break;
+    case Verdict::slower:
+      s += percent(r.ratio - 1.0) + " slower, ";
+      break;
+    case Verdict::same:
+      s += "the same within +/-" + percent(band) + ", ";
+      break;
+    case Verdict::inconclusive:
+      s += "inconclusive, ";
+      break;
+  }
+  s += ratio;
+  if (row.incompatible) s += " [INCOMPATIBLE records: not a sound comparison]";
+  return s;
+}
+
+nlohmann::json interval_json(const BootstrapResult& b) {
+  if (!b.interval) return nullptr;
+  return {{"estimate", b.estimate}, {"lower", b.interval->lower}, {"upper", b.interval->upper}};
+}
+
+void print_console(std::ostream& out, const std::vector<Row>& rows) {
+  std::size_t width = 20;
+  for (const auto& row : rows) width = std::max(width, row.label.size() + 2);
+  out << std::string(width, ' ').replace(0, 9, "Benchmark")
+      << "      Base      Cand   Ratio [95% CI]          p (BH)   Verdict\n";
+  for (const auto& row : rows) {
+    std::string line = row.label;
+    line.append(width - row.label.size(), ' ');
+    char buffer[160];
+    const double lower = row.ratio ? row.ratio->lower : NAN;
+    const double upper = row.ratio ? row.ratio->upper : NAN;
+    std::snprintf(buffer, sizeof buffer, "%9s %9s   %.3f [%.3f, %.3f]   %-8s  %s%s",
+                  format_duration(row.base_median.estimate).c_str(),
+                  format_duration(row.candidate_median.estimate).c_str(), row.ratio ? row.ratio->ratio : NAN, lower,
+                  upper, (row.adjusted_p < 0.001 ? std::string("<0.001") : fixed(row.adjusted_p, 3)).c_str(),
+                  to_string(row.verdict), row.incompatible ? " (incompatible)" : "");
+    out << line << buffer << "\n";
+  }
+  out << "\n";
+  for (const auto& row : rows) out << row.sentence << "\n";
+}
+
+void print_markdown(std::ostream& out, const std::vector<Row>& rows) {
+  out << "| Benchmark | Base | Candidate | Ratio [95% CI] | p (BH) | Verdict |\n|---|---|---|---|---|---|\n";
+  for (const auto& row : rows) {
+    out << "| " << row.label << " | " << format_duration(row.base_median.estimate) << " | "
+        << format_duration(row.candidate_median.estimate) << " | ";
+    if (row.ratio) {
+      out << fixed(row.ratio->ratio, 3) << " [" << fixed(row.ratio->lower, 3) << ", " << fixed(row.ratio->upper, 3)
+          << "]";
+    } else {
+      out << "-";
+    }
+    out << " | " << (row.adjusted_p < 0.001 ? "<0.001" : fixed(row.adjusted_p, 3)) << " | **" << to_string(row.verdict)
+        << "**" << (row.incompatible ? " (incompatible)" : "") << " |\n";
+  }
+  out << "\n";
+  for (const auto& row : rows) out << "- " << row.sentence << "\n";
+}
+
+}  // namespace
+
+int compare_records(const CompareOptions& options, std::ostream& out, std::ostream& err) {
+  if (options.format != "console" && options.format != "markdown" && options.format != "json") {
+    err << "gbx compare: invalid value '" << options.format << "' for --format: expected console, markdown or json\n";
+    return 2;
+  }
+  LoadedRecord base;
+  LoadedRecord candidate;
+  try {
+    base = load_record(options.base);
+    candidate = load_record(options.candidate);
+  } catch (const BadRecord& error) {
+    err << "gbx compare: " << error.what() << "\n";
+    return 2;
+  }
+
+  // The gate: run-level facts, then each common benchmark's own.
+  std::vector<Difference> differences;
+  for (const auto& field : kGate) {
+    const auto b = fact(base.json, field);
+    const auto c = fact(candidate.json, field);
+    if (b && c && *b != *c) differences.push_back({field.label, *b, *c});
+  }
+  std::vector<Row> rows;
+  std::vector<std::string> only_in_base;
+  std::vector<std::string> only_in_candidate;
+  for (const auto& c : candidate.benchmarks) {
+    const auto found = std::find_if(base.benchmarks.begin(), base.benchmarks.end(),
+                                    [&](const LoadedBenchmark& b) { return b.name == c.name; });
+    if (found == base.benchmarks.end()) only_in_candidate.push_back(c.name);
+  }
+  std::vector<std::pair<const LoadedBenchmark*, const LoadedBenchmark*>> pairs;
+  for (const auto& b : base.benchmarks) {
+    const auto found = std::find_if(candidate.benchmarks.begin(), candidate.benchmarks.end(),
+                                    [&](const LoadedBenchmark& c) { return c.name == b.name; });
+    if (found == candidate.benchmarks.end()) {
+      only_in_base.push_back(b.name);
+      continue;
+    }
+    pairs.emplace_back(&b, &*found);
+    for (const auto& [key, value] : b.protocol) {
+      const auto other = found->protocol.find(key);
+      if (other != found->protocol.end() && !value.empty() && !other->second.empty() && value != other->second) {
+        differences.push_back({b.name + ": " + key, value, other->second});
+      }
+    }
+  }
+  if (pairs.empty()) {
+    err << "gbx compare: " << options.base << " and " << options.candidate << " have no benchmark name in common\n";
+    return 2;
+  }
+  const bool compatible = differences.empty();
+  if (!compatible) {
+    std::ostream& where = options.allow_incompatible ? err : err;
+    where << "gbx compare: the records are not compatible; these facts differ:\n";
+    std::size_t width = 4;
+    for (const auto& d : differences) width = std::max(width, d.what.size());
+    for (const auto& d : differences) {
+      where << "  " << d.what << std::string(width - d.what.size(), ' ') << "  base: " << d.base
+            << "  candidate: " << d.candidate << "\n";
+    }
+    if (!options.allow_incompatible) {
+      where << "Timings from different hardware, software or protocols differ for reasons other than the change "
+               "under test. Compare records from matching setups, or pass --allow-incompatible to see the numbers "
+               "anyway, every row marked incompatible.\n";
+      return 2;
+    }
+  }
+
+  for (const auto& [b, c] : pairs) {
+    Row row;
+    row.name = b->name;
+    row.label = b->problem.empty() ? b->name : b->problem + " " + b->variant;
+    row.base_median = bootstrap_interval(b->samples, BootstrapStatistic::median);
+    row.candidate_median = bootstrap_interval(c->samples, BootstrapStatistic::median);
+    row.ratio = median_ratio_interval(b->samples, c->samples);
+    row.test = mann_whitney(b->samples, c->samples);
+    row.shift = hodges_lehmann_shift(b->samples, c->samples);
+    row.delta = cliffs_delta(b->samples, c->samples);
+    row.incompatible = !compatible;
+    rows.push_back(std::move(row));
+  }
+  std::vector<double> p_values;
+  for (const auto& row : rows) p_values.push_back(row.test.p_value);
+  const std::vector<double> adjusted = benjamini_hochberg(p_values);
+  bool any_slower = false;
+  for (std::size_t i = 0; i < rows.size(); ++i) {
+    Row& row = rows[i];
+    row.adjusted_p = adjusted[i];
+    row.verdict =
+        row.ratio ? decide(row.adjusted_p, *row.ratio, options.noise_band, options.fdr) : Verdict::inconclusive;
+    row.sentence = sentence_for(row, options.noise_band);
+    any_slower = any_slower || row.verdict == Verdict::slower;
+  }
+
+  const bool fewer_facts = !base.has_gbx || !candidate.has_gbx;
+  const std::string facts_note =
+      "fewer facts were available: plain Google Benchmark JSON has no gbx section, so its repetitions serve as "
+      "samples and no environment or protocol could be checked";
+  if (options.format == "json") {
+    nlohmann::json j;
+    j["base"] = options.base;
+    j["candidate"] = options.candidate;
+    j["compatible"] = compatible;
+    j["fewer_facts"] = fewer_facts;
+    j["noise_band"] = options.noise_band;
+    j["fdr_q"] = options.fdr;
+    j["differences"] = nlohmann::json::array();
+    for (const auto& d : differences)
+      j["differences"].push_back({{"what", d.what}, {"base", d.base}, {"candidate", d.candidate}});
+    j["only_in_base"] = only_in_base;
+    j["only_in_candidate"] = only_in_candidate;
+    j["rows"] = nlohmann::json::array();
+    for (const auto& row : rows) {
+      nlohmann::json r = {{"name", row.name},
+                          {"base_median", interval_json(row.base_median)},
+                          {"candidate_median", interval_json(row.candidate_median)},
+                          {"mann_whitney_p", row.test.p_value},
+                          {"mann_whitney_exact", row.test.exact},
+                          {"p_adjusted", row.adjusted_p},
+                          {"hodges_lehmann_shift_seconds", row.shift},
+                          {"cliffs_delta", row.delta},
+                          {"verdict", to_string(row.verdict)},
+                          {"incompatible", row.incompatible},
+                          {"sentence", row.sentence}};
+      r["ratio"] = row.ratio ? nlohmann::json{{"estimate", row.ratio->ratio},
+                                              {"lower", row.ratio->lower},
+                                              {"upper", row.ratio->upper},
+                                              {"level", row.ratio->level},
+                                              {"method", row.ratio->method}}
+                             : nlohmann::json();
+      j["rows"].push_back(std::move(r));
+    }
+    out << j.dump(2) << "\n";
+  } else {
+    if (options.format == "markdown") {
+      print_markdown(out, rows);
+    } else {
+      print_console(out, rows);
+    }
+    for (const auto& name : only_in_base) out << "only in " << options.base << ": " << name << "\n";
+    for (const auto& name : only_in_candidate) out << "only in " << options.candidate << ": " << name << "\n";
+    if (fewer_facts) out << "note: " << facts_note << "\n";
+  }
+  return any_slower ? 1 : 0;
+}
+
+}  // namespace gbx::tools

@@ -1,0 +1,125 @@
+#include "tools/record_loader.h"
+
+#include <cmath>
+#include <fstream>
+#include <sstream>
+
+#include "reporters/checksum.h"
+#include "reporters/json_record.h"
+
+namespace gbx::tools {
+
+namespace {
+
+[[noreturn]] void bad(const std::string& path, const std::string& what) { throw BadRecord(path + ": " + what); }
+
+double seconds_per(const std::string& path, const std::string& where, const std::string& unit) {
+  if (unit == "ns") return 1e-9;
+  if (unit == "us") return 1e-6;
+  if (unit == "ms") return 1e-3;
+  if (unit == "s") return 1.0;
+  bad(path, where + ".time_unit is '" + unit + "', not ns, us, ms or s");
+}
+
+nlohmann::json parse(const std::string& path) {
+  std::ifstream file(path, std::ios::binary);
+  if (!file) bad(path, "cannot open the file");
+  std::ostringstream text;
+  text << file.rdbuf();
+  const std::string content = text.str();
+  if (content.empty()) bad(path, "the file is empty");
+  try {
+    return nlohmann::json::parse(content);
+  } catch (const nlohmann::json::parse_error& error) {
+    // Tell a NaN or Infinity apart from a truncated or otherwise broken file.
+    if (nlohmann::json::accept(replace_non_finite_with_null(content))) {
+      bad(path, "a non-finite number (NaN or Infinity) in the JSON; gbx records never contain one");
+    }
+    bad(path, std::string("not valid JSON (truncated?): ") + error.what());
+  }
+}
+
+const nlohmann::json& member(const std::string& path, const nlohmann::json& object, const std::string& where,
+                             const char* key, nlohmann::json::value_t type) {
+  if (!object.contains(key)) bad(path, where + " has no '" + key + "'");
+  const nlohmann::json& value = object[key];
+  const bool ok = type == nlohmann::json::value_t::number_float ? value.is_number() : value.type() == type;
+  if (!ok) bad(path, where + "." + key + " has the wrong type (" + value.type_name() + ")");
+  return value;
+}
+
+}  // namespace
+
+LoadedRecord load_record(const std::string& path) {
+  LoadedRecord record;
+  record.path = path;
+  record.json = parse(path);
+  const nlohmann::json& j = record.json;
+  if (!j.is_object()) bad(path, "the top level is not a JSON object");
+  const auto& benchmarks = member(path, j, "the record", "benchmarks", nlohmann::json::value_t::array);
+  if (benchmarks.empty()) bad(path, "the benchmarks array is empty");
+
+  record.has_gbx = j.contains("gbx");
+  if (record.has_gbx) {
+    const auto& gbx = member(path, j, "the record", "gbx", nlohmann::json::value_t::object);
+    if (!gbx.contains("schema_version") || gbx["schema_version"] != 1) {
+      bad(path, "gbx.schema_version is " + (gbx.contains("schema_version") ? gbx["schema_version"].dump() : "missing") +
+                    "; this gbx reads version 1");
+    }
+  }
+
+  std::map<std::string, std::size_t> index;
+  for (std::size_t i = 0; i < benchmarks.size(); ++i) {
+    const std::string where = "benchmarks[" + std::to_string(i) + "]";
+    const auto& b = benchmarks[i];
+    if (!b.is_object()) bad(path, where + " is not an object");
+    const std::string name = member(path, b, where, "name", nlohmann::json::value_t::string).get<std::string>();
+    const std::string run_type = member(path, b, where, "run_type", nlohmann::json::value_t::string).get<std::string>();
+    if (run_type != "iteration") continue;           // aggregates summarise what the repetitions already hold
+    if (b.value("error_occurred", false)) continue;  // skipped or failed: nothing measured
+    const double real_time = member(path, b, where, "real_time", nlohmann::json::value_t::number_float).get<double>();
+    const std::string unit = member(path, b, where, "time_unit", nlohmann::json::value_t::string).get<std::string>();
+    const double scale = seconds_per(path, where, unit);
+
+    auto found = index.find(name);
+    if (found == index.end()) {
+      found = index.emplace(name, record.benchmarks.size()).first;
+      record.benchmarks.push_back(LoadedBenchmark{name, {}, {}, {}, {}});
+    }
+    LoadedBenchmark& loaded = record.benchmarks[found->second];
+    if (!record.has_gbx || !b.contains("gbx")) {
+      // Plain Google Benchmark JSON: each repetition's time is one sample.
+      if (!std::isfinite(real_time)) bad(path, where + ".real_time is not a finite number");
+      loaded.samples.push_back(real_time * scale);
+      continue;
+    }
+    const auto& g = member(path, b, where, "gbx", nlohmann::json::value_t::object);
+    const auto& samples = member(path, g, where + ".gbx", "samples", nlohmann::json::value_t::array);
+    for (std::size_t s = 0; s < samples.size(); ++s) {
+      if (!samples[s].is_number() || !std::isfinite(samples[s].get<double>())) {
+        bad(path, where + ".gbx.samples[" + std::to_string(s) + "] is not a finite number");
+      }
+      loaded.samples.push_back(samples[s].get<double>());
+    }
+    loaded.problem = g.value("problem", "");
+    loaded.variant = g.value("variant", "");
+    loaded.protocol["problem"] = loaded.problem;
+    loaded.protocol["precision"] = g.value("precision", "");
+    loaded.protocol["region"] = g.value("region", "");
+    if (g.contains("measurement") && g["measurement"].is_object()) {
+      loaded.protocol["timer"] = g["measurement"].value("timer", "");
+      loaded.protocol["cache"] = g["measurement"].value("cache", "");
+    }
+  }
+  if (record.benchmarks.empty()) bad(path, "no benchmark has measurements (all are aggregates, skipped or failed)");
+  // Last, so that a structural fault is named as such rather than as the seal it also breaks.
+  if (record.has_gbx) {
+    const SealCheck seal = check_seal(j);
+    if (seal.status == SealStatus::missing) bad(path, "gbx.checksum is missing: the record cannot be trusted");
+    if (seal.status == SealStatus::mismatch)
+      bad(path, "checksum mismatch: the record was changed after it was written");
+  }
+  return record;
+}
+
+}  // namespace gbx::tools
