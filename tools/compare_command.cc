@@ -208,18 +208,17 @@ int compare_records(const CompareOptions& options, std::ostream& out, std::ostre
   }
   const bool compatible = differences.empty();
   if (!compatible) {
-    std::ostream& where = options.allow_incompatible ? err : err;
-    where << "gbx compare: the records are not compatible; these facts differ:\n";
+    err << "gbx compare: the records are not compatible; these facts differ:\n";
     std::size_t width = 4;
     for (const auto& d : differences) width = std::max(width, d.what.size());
     for (const auto& d : differences) {
-      where << "  " << d.what << std::string(width - d.what.size(), ' ') << "  base: " << d.base
-            << "  candidate: " << d.candidate << "\n";
+      err << "  " << d.what << std::string(width - d.what.size(), ' ') << "  base: " << d.base
+          << "  candidate: " << d.candidate << "\n";
     }
     if (!options.allow_incompatible) {
-      where << "Timings from different hardware, software or protocols differ for reasons other than the change "
-               "under test. Compare records from matching setups, or pass --allow-incompatible to see the numbers "
-               "anyway, every row marked incompatible.\n";
+      err << "Timings from different hardware, software or protocols differ for reasons other than the change "
+             "under test. Compare records from matching setups, or pass --allow-incompatible to see the numbers "
+             "anyway, every row marked incompatible.\n";
       return 2;
     }
   }
