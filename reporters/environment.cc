@@ -271,7 +271,8 @@ Maybe cublas_version() {
   return {std::nullopt, "cannot load cuBLAS: " + why};
 }
 
-std::string cuda_version_text(int version) {
+// Unused when built without CUDA.
+[[maybe_unused]] std::string cuda_version_text(int version) {
   return std::to_string(version / 1000) + "." + std::to_string(version % 1000 / 10);
 }
 
@@ -379,8 +380,8 @@ Json process_json(const std::vector<std::string>& argv) {
   return process;
 }
 
-// NVML's view of one device at one moment, or null with the reason.
-void put_nvml(Json& gpu, const std::string& key, const Json& readings, const std::string& uuid) {
+// NVML's view of one device at one moment, or null with the reason. Unused when built without CUDA.
+[[maybe_unused]] void put_nvml(Json& gpu, const std::string& key, const Json& readings, const std::string& uuid) {
   if (!readings.is_object() || !readings["devices"].is_object()) {
     put(gpu, key, nullptr,
         readings.is_object() && readings.contains("devices_unavailable")
