@@ -11,6 +11,7 @@
 #include "extensions/protocol.h"
 #include "kernels/reduce.h"
 #include "reporters/gbx_reporter.h"
+#include "reporters/statistics.h"
 
 namespace {
 
@@ -60,13 +61,6 @@ class CollectingReporter : public gbx::GbxReporter {
   std::vector<double> plain_seconds;
 };
 
-double median(std::vector<double> values) {
-  std::sort(values.begin(), values.end());
-  const std::size_t n = values.size();
-  if (n == 0) return 0.0;
-  return n % 2 == 1 ? values[n / 2] : 0.5 * (values[n / 2 - 1] + values[n / 2]);
-}
-
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -94,8 +88,8 @@ int main(int argc, char** argv) {
     std::fprintf(stderr, "harness_overhead: a side did not run (check --benchmark_filter)\n");
     return 1;
   }
-  const double plain = median(plain_seconds);
-  const double fixture = median(gbx_seconds);
+  const double plain = *gbx::median(plain_seconds);
+  const double fixture = *gbx::median(gbx_seconds);
   std::printf("\nharness overhead, kernel: naive sum of %zu floats\n", kCount);
   std::printf("  plain Google Benchmark loop: median %.4g ns over %zu repetitions\n", plain * 1e9,
               plain_seconds.size());

@@ -160,11 +160,7 @@ void FixtureBase::BenchmarkCase(benchmark::State& state) {
     state.SkipWithError(failure.c_str());
     return;
   }
-  const auto& samples = record_.measurement.samples;
-  std::vector<double> sorted(samples);
-  std::sort(sorted.begin(), sorted.end());
-  const std::size_t n = sorted.size();
-  const double median = n % 2 == 1 ? sorted[n / 2] : 0.5 * (sorted[n / 2 - 1] + sorted[n / 2]);
+  const double median = sample_median(record_.measurement.samples);
   for (auto _ : state) state.SetIterationTime(median);
 }
 

@@ -1,5 +1,6 @@
 #include "reporters/run_analysis.h"
 
+#include <algorithm>
 #include <cmath>
 #include <cstdio>
 
@@ -107,9 +108,13 @@ RunAnalysis analyze_run(const RunRecord& record, const AnalysisOptions& options)
   a.median_ci = bootstrap_interval(samples, BootstrapStatistic::median, options.bootstrap);
   a.mean_ci = bootstrap_interval(samples, BootstrapStatistic::mean, options.bootstrap);
   a.mean_t_ci = student_t_interval(samples, options.bootstrap.level);
-  a.median_order_ci = quantile_interval(samples, 0.5, options.bootstrap.level);
-  a.p90_ci = quantile_interval(samples, 0.90, options.bootstrap.level);
-  a.p99_ci = quantile_interval(samples, 0.99, options.bootstrap.level);
+  if (a.summary) {  // present only for non-empty, finite samples: sort them once for the three intervals
+    std::vector<double> sorted = samples;
+    std::sort(sorted.begin(), sorted.end());
+    a.median_order_ci = quantile_interval_sorted(sorted, 0.5, options.bootstrap.level);
+    a.p90_ci = quantile_interval_sorted(sorted, 0.90, options.bootstrap.level);
+    a.p99_ci = quantile_interval_sorted(sorted, 0.99, options.bootstrap.level);
+  }
   a.outliers = analyze_outliers(samples);
   if (a.summary) {
     const Peak* peak = record.region == "cpu" ? options.cpu_peak : options.gpu_peak;
