@@ -1,0 +1,80 @@
+#pragma once
+
+#include <nlohmann/json.hpp>
+
+#include <cstdint>
+#include <iosfwd>
+#include <optional>
+#include <string>
+#include <vector>
+
+// Pareto analysis of the variants of one problem over latency, error and memory, all lower-is-better
+// (docs/pareto.md). Latency is noisy: a variant beats another on latency only when the two medians'
+// intervals separate, and each variant's probability of lying on the frontier is estimated by
+// resampling every variant's latency together.
+
+namespace gbx {
+
+// One measured variant of a problem, as the record holds it.
+struct ParetoCandidate {
+  std::string name;                     // the benchmark's name (repetitions pooled)
+  std::string variant;                  // e.g. cublas_tf32
+  std::vector<double> latency_samples;  // seconds per run
+  std::optional<double> error;          // accuracy.rel_l2_error; absent when not checked
+  std::optional<double> memory_bytes;   // device_peak_bytes (device, end_to_end) or host_peak_bytes (cpu)
+  std::string memory_kind;              // "device_peak_bytes" or "host_peak_bytes"
+  bool accuracy_failed = false;         // accuracy.passed == false: listed apart, never on the frontier
+  std::string failure;                  // why, in words, when accuracy_failed
+};
+
+struct ParetoOptions {
+  double level = 0.95;          // of the latency intervals that decide latency dominance
+  std::size_t resamples = 2000; // joint resamples for the frontier probabilities
+  std::uint64_t seed = 0x9e3779b97f4a7c15ULL;
+};
+
+struct ParetoVariant {
+  std::string name;
+  std::string variant;
+  double latency_median = 0.0;
+  double latency_lower = 0.0;  // the median's interval at ParetoOptions::level
+  double latency_upper = 0.0;
+  std::optional<double> error;
+  std::optional<double> memory_bytes;
+  std::string memory_kind;
+  bool on_frontier = false;
+  std::optional<std::string> dominated_by;  // the name of a variant that dominates this one
+  double frontier_probability = 0.0;        // share of joint resamples in which it is non-dominated
+};
+
+// An objective left out of a group, and the variants that lack it.
+struct MissingObjective {
+  std::string objective;  // "error" or "memory"
+  std::vector<std::string> variants;
+};
+
+struct ParetoGroup {
+  std::string problem;
+  std::vector<std::string> objectives;  // those used, of "latency", "error", "memory"
+  std::vector<MissingObjective> missing;
+  std::vector<ParetoVariant> variants;        // eligible variants, in input order
+  std::vector<ParetoCandidate> failed;        // failed accuracy: never on the frontier, never dominating
+  std::size_t resamples = 0;
+  double level = 0.0;
+};
+
+// The analysis of one problem's candidates.
+ParetoGroup analyze_pareto(const std::string& problem, const std::vector<ParetoCandidate>& candidates,
+                           const ParetoOptions& options = {});
+
+// Every problem of a record (Google Benchmark JSON with gbx entries): iteration rows that ran, grouped
+// by gbx.problem, repetitions of one name pooled. Plain Google Benchmark JSON gives no groups.
+std::vector<ParetoGroup> pareto_from_record(const nlohmann::json& record, const ParetoOptions& options = {});
+
+// gbx.pareto in the record (docs/json-format.md).
+nlohmann::json pareto_json(const std::vector<ParetoGroup>& groups);
+
+// The console summary printed below the table: problems with two or more variants.
+void print_pareto(std::ostream& out, const std::vector<ParetoGroup>& groups);
+
+}  // namespace gbx
