@@ -2,6 +2,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include <cstddef>
 #include <cstdint>
 #include <iosfwd>
 #include <optional>
@@ -11,7 +12,8 @@
 // Pareto analysis of the variants of one problem over latency, error and memory, all lower-is-better
 // (docs/pareto.md). Latency is noisy: a variant beats another on latency only when the two medians'
 // intervals separate, and each variant's probability of lying on the frontier is estimated by
-// resampling every variant's latency together.
+// resampling every variant's latency together. Variants are identified by their benchmark `name`
+// (unique in a record); `variant` is the label shown to people.
 
 namespace gbx {
 
@@ -26,10 +28,13 @@ struct ParetoCandidate {
   bool accuracy_failed = false;         // accuracy.passed == false: listed apart, never on the frontier
   std::string failure;                  // why, in words, when accuracy_failed
 };
+// A non-finite error or memory value counts as absent; a variant with no samples or a non-finite
+// one is left out of the analysis (named under `missing`, objective "latency").
 
 struct ParetoOptions {
-  double level = 0.95;          // of the latency intervals that decide latency dominance
-  std::size_t resamples = 2000; // joint resamples for the frontier probabilities
+  double level = 0.95;           // of the latency intervals that decide latency dominance
+  std::size_t resamples = 2000;  // joint resamples for the frontier probabilities
+  // Of those resamples: the probabilities depend on the seed and the data only.
   std::uint64_t seed = 0x9e3779b97f4a7c15ULL;
 };
 
@@ -43,13 +48,18 @@ struct ParetoVariant {
   std::optional<double> memory_bytes;
   std::string memory_kind;
   bool on_frontier = false;
-  std::optional<std::string> dominated_by;  // the name of a variant that dominates this one
-  double frontier_probability = 0.0;        // share of joint resamples in which it is non-dominated
+  // The `name` of a variant that dominates this one: one on the frontier when there is such a
+  // dominator, then the one with the lowest median latency. Absent on the frontier.
+  std::optional<std::string> dominated_by;
+  // Share of the joint resamples in which it is non-dominated; NaN (null in JSON) with no resamples.
+  double frontier_probability = 0.0;
 };
 
-// An objective left out of a group, and the variants that lack it.
+// An objective left out of a group ("error", "memory"), and the names of the variants that lack it.
+// "latency" is never left out: variants without usable samples are left out of the analysis instead,
+// and named under "latency".
 struct MissingObjective {
-  std::string objective;  // "error" or "memory"
+  std::string objective;
   std::vector<std::string> variants;
 };
 
@@ -57,8 +67,8 @@ struct ParetoGroup {
   std::string problem;
   std::vector<std::string> objectives;  // those used, of "latency", "error", "memory"
   std::vector<MissingObjective> missing;
-  std::vector<ParetoVariant> variants;        // eligible variants, in input order
-  std::vector<ParetoCandidate> failed;        // failed accuracy: never on the frontier, never dominating
+  std::vector<ParetoVariant> variants;  // eligible variants, in input order
+  std::vector<ParetoCandidate> failed;  // failed accuracy: never on the frontier, never dominating
   std::size_t resamples = 0;
   double level = 0.0;
 };

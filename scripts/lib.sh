@@ -20,21 +20,49 @@ gbx_log() { printf 'gbx: %s\n' "$*" >&2; }
 gbx_install_deps() {
   local missing=() pkg
   for pkg in "${GBX_DEBIAN_PACKAGES[@]}"; do
-    dpkg-query -W -f='${Status}' "$pkg" 2>/dev/null | grep -q 'install ok installed' || missing+=("$pkg")
+    gbx_have_package "$pkg" || missing+=("$pkg")
   done
-  if ((${#missing[@]} == 0)); then
+  gbx_apt_install "${missing[@]}"
+}
+
+gbx_have_package() { [[ $(dpkg-query -W -f='${Status}' "$1" 2>/dev/null) == 'install ok installed' ]]; }
+
+# apt-get install as root, or through sudo; no apt call at all when given no package.
+gbx_apt_install() {
+  if (($# == 0)); then
     return 0
   fi
-  command -v apt-get >/dev/null || { gbx_log "missing packages (${missing[*]}) and no apt-get"; return 1; }
+  command -v apt-get >/dev/null || { gbx_log "missing packages ($*) and no apt-get"; return 1; }
   local sudo=()
   if ((EUID != 0)); then
-    command -v sudo >/dev/null || { gbx_log "missing packages (${missing[*]}): run as root or install sudo"; return 1; }
+    command -v sudo >/dev/null || { gbx_log "missing packages ($*): run as root or install sudo"; return 1; }
     sudo=(sudo)
   fi
-  gbx_log "installing ${missing[*]}"
+  gbx_log "installing $*"
   export DEBIAN_FRONTEND=noninteractive
   "${sudo[@]}" apt-get update -qq
-  "${sudo[@]}" apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
+  "${sudo[@]}" apt-get install -y -qq --no-install-recommends "$@" >/dev/null
+}
+
+# The npm packages gbx report inlines (Vega, Vega-Lite) and the browser test drives (playwright-core),
+# pinned by tools/report/package-lock.json. npm writes node_modules/.package-lock.json last, so an
+# install that is missing, interrupted or older than the lock is redone; a current one is left alone.
+gbx_install_report_assets() {
+  if ! command -v node >/dev/null || ! command -v npm >/dev/null; then
+    gbx_apt_install nodejs npm
+  fi
+  local dir=$GBX_ROOT/tools/report
+  local stamp=$dir/node_modules/.package-lock.json
+  if [[ -f $stamp && ! $dir/package-lock.json -nt $stamp ]]; then
+    return 0
+  fi
+  gbx_log "installing the report's npm packages into $dir/node_modules"
+  npm ci --prefix "$dir" --no-audit --no-fund >&2
+}
+
+# Headless Chromium for the browser test of the HTML report; only the tests need it.
+gbx_install_browser() {
+  gbx_have_package chromium || gbx_apt_install chromium
 }
 
 # Finds nvcc where NVIDIA installs it when it is not on PATH.

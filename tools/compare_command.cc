@@ -1,6 +1,7 @@
 #include "tools/compare_command.h"
 
 #include <algorithm>
+#include <cctype>
 #include <cmath>
 #include <cstdio>
 #include <optional>
@@ -49,27 +50,6 @@ std::optional<std::string> fact(const nlohmann::json& record, const GateField& f
   return text;
 }
 
-struct Difference {
-  std::string what;
-  std::string base;
-  std::string candidate;
-};
-
-struct Row {
-  std::string name;
-  std::string label;  // "problem variant", or the name for plain Google Benchmark JSON
-  BootstrapResult base_median;
-  BootstrapResult candidate_median;
-  std::optional<RatioInterval> ratio;
-  MannWhitney test;
-  double adjusted_p = 1.0;
-  double shift = 0.0;
-  double delta = 0.0;
-  Verdict verdict = Verdict::inconclusive;
-  bool incompatible = false;
-  std::string sentence;
-};
-
 std::string percent(double fraction) {
   char text[32];
   std::snprintf(text, sizeof text, "%.1f%%", 100.0 * fraction);
@@ -84,7 +64,7 @@ std::string fixed(double value, int decimals) {
 
 std::string p_text(double p) { return p < 0.001 ? "p < 0.001" : "p = " + fixed(p, 3); }
 
-std::string sentence_for(const Row& row, double band) {
+std::string sentence_for(const ComparisonRow& row, double band) {
   std::string s = row.label + ": ";
   if (!row.ratio) return s + "no ratio (a median is not positive)";
   const RatioInterval& r = *row.ratio;
@@ -114,7 +94,7 @@ nlohmann::json interval_json(const BootstrapResult& b) {
   return {{"estimate", b.estimate}, {"lower", b.interval->lower}, {"upper", b.interval->upper}};
 }
 
-void print_console(std::ostream& out, const std::vector<Row>& rows) {
+void print_console(std::ostream& out, const std::vector<ComparisonRow>& rows) {
   std::size_t width = 20;
   for (const auto& row : rows) width = std::max(width, row.label.size() + 2);
   out << std::string(width, ' ').replace(0, 9, "Benchmark")
@@ -136,10 +116,93 @@ void print_console(std::ostream& out, const std::vector<Row>& rows) {
   for (const auto& row : rows) out << row.sentence << "\n";
 }
 
-void print_markdown(std::ostream& out, const std::vector<Row>& rows) {
+}  // namespace
+
+const char* const kFewerFactsNote =
+    "fewer facts were available: plain Google Benchmark JSON has no gbx section, so its repetitions serve as "
+    "samples and no environment or protocol could be checked";
+
+Comparison compare_loaded(const LoadedRecord& base, const LoadedRecord& candidate, double noise_band, double fdr) {
+  Comparison comparison;
+  comparison.noise_band = noise_band;
+  comparison.fdr = fdr;
+  comparison.fewer_facts = !base.has_gbx || !candidate.has_gbx;
+
+  // The gate: run-level facts, then each common benchmark's own.
+  for (const auto& field : kGate) {
+    const auto b = fact(base.json, field);
+    const auto c = fact(candidate.json, field);
+    if (b && c && *b != *c) comparison.differences.push_back({field.label, *b, *c});
+  }
+  for (const auto& c : candidate.benchmarks) {
+    const auto found = std::find_if(base.benchmarks.begin(), base.benchmarks.end(),
+                                    [&](const LoadedBenchmark& b) { return b.name == c.name; });
+    if (found == base.benchmarks.end()) comparison.only_in_candidate.push_back(c.name);
+  }
+  std::vector<std::pair<const LoadedBenchmark*, const LoadedBenchmark*>> pairs;
+  for (const auto& b : base.benchmarks) {
+    const auto found = std::find_if(candidate.benchmarks.begin(), candidate.benchmarks.end(),
+                                    [&](const LoadedBenchmark& c) { return c.name == b.name; });
+    if (found == candidate.benchmarks.end()) {
+      comparison.only_in_base.push_back(b.name);
+      continue;
+    }
+    pairs.emplace_back(&b, &*found);
+    for (const auto& [key, value] : b.protocol) {
+      const auto other = found->protocol.find(key);
+      if (other != found->protocol.end() && !value.empty() && !other->second.empty() && value != other->second) {
+        comparison.differences.push_back({b.name + ": " + key, value, other->second});
+      }
+    }
+  }
+
+  auto& rows = comparison.rows;
+  for (const auto& [b, c] : pairs) {
+    ComparisonRow row;
+    row.name = b->name;
+    row.label = b->problem.empty() ? b->name : b->problem + " " + b->variant;
+    row.base_median = bootstrap_interval(b->samples, BootstrapStatistic::median);
+    row.candidate_median = bootstrap_interval(c->samples, BootstrapStatistic::median);
+    row.ratio = median_ratio_interval(b->samples, c->samples);
+    row.test = mann_whitney(b->samples, c->samples);
+    row.shift = hodges_lehmann_shift(b->samples, c->samples);
+    row.delta = cliffs_delta(b->samples, c->samples);
+    row.incompatible = !comparison.compatible();
+    rows.push_back(std::move(row));
+  }
+  std::vector<double> p_values;
+  for (const auto& row : rows) p_values.push_back(row.test.p_value);
+  const std::vector<double> adjusted = benjamini_hochberg(p_values);
+  for (std::size_t i = 0; i < rows.size(); ++i) {
+    ComparisonRow& row = rows[i];
+    row.adjusted_p = adjusted[i];
+    row.verdict = row.ratio ? decide(row.adjusted_p, *row.ratio, noise_band, fdr) : Verdict::inconclusive;
+    row.sentence = sentence_for(row, noise_band);
+  }
+  return comparison;
+}
+
+void print_comparison_markdown(std::ostream& out, const Comparison& comparison) {
+  // Names such as BM_Sort<int> must not read as an HTML tag, nor a '|' end a cell.
+  const auto text = [](const std::string& raw) {
+    std::string escaped;
+    for (std::size_t i = 0; i < raw.size(); ++i) {
+      const char next = i + 1 < raw.size() ? raw[i + 1] : ' ';
+      if (raw[i] == '|') {
+        escaped += "\\|";
+      } else if (raw[i] == '<' &&
+                 (std::isalpha(static_cast<unsigned char>(next)) || next == '/' || next == '!' || next == '?')) {
+        escaped += "&lt;";
+      } else {
+        escaped += raw[i];
+      }
+    }
+    return escaped;
+  };
+  const auto& rows = comparison.rows;
   out << "| Benchmark | Base | Candidate | Ratio [95% CI] | p (BH) | Verdict |\n|---|---|---|---|---|---|\n";
   for (const auto& row : rows) {
-    out << "| " << row.label << " | " << format_duration(row.base_median.estimate) << " | "
+    out << "| " << text(row.label) << " | " << format_duration(row.base_median.estimate) << " | "
         << format_duration(row.candidate_median.estimate) << " | ";
     if (row.ratio) {
       out << fixed(row.ratio->ratio, 3) << " [" << fixed(row.ratio->lower, 3) << ", " << fixed(row.ratio->upper, 3)
@@ -151,10 +214,8 @@ void print_markdown(std::ostream& out, const std::vector<Row>& rows) {
         << "**" << (row.incompatible ? " (incompatible)" : "") << " |\n";
   }
   out << "\n";
-  for (const auto& row : rows) out << "- " << row.sentence << "\n";
+  for (const auto& row : rows) out << "- " << text(row.sentence) << "\n";
 }
-
-}  // namespace
 
 int compare_records(const CompareOptions& options, std::ostream& out, std::ostream& err) {
   if (options.format != "console" && options.format != "markdown" && options.format != "json") {
@@ -171,42 +232,14 @@ int compare_records(const CompareOptions& options, std::ostream& out, std::ostre
     return 2;
   }
 
-  // The gate: run-level facts, then each common benchmark's own.
-  std::vector<Difference> differences;
-  for (const auto& field : kGate) {
-    const auto b = fact(base.json, field);
-    const auto c = fact(candidate.json, field);
-    if (b && c && *b != *c) differences.push_back({field.label, *b, *c});
-  }
-  std::vector<Row> rows;
-  std::vector<std::string> only_in_base;
-  std::vector<std::string> only_in_candidate;
-  for (const auto& c : candidate.benchmarks) {
-    const auto found = std::find_if(base.benchmarks.begin(), base.benchmarks.end(),
-                                    [&](const LoadedBenchmark& b) { return b.name == c.name; });
-    if (found == base.benchmarks.end()) only_in_candidate.push_back(c.name);
-  }
-  std::vector<std::pair<const LoadedBenchmark*, const LoadedBenchmark*>> pairs;
-  for (const auto& b : base.benchmarks) {
-    const auto found = std::find_if(candidate.benchmarks.begin(), candidate.benchmarks.end(),
-                                    [&](const LoadedBenchmark& c) { return c.name == b.name; });
-    if (found == candidate.benchmarks.end()) {
-      only_in_base.push_back(b.name);
-      continue;
-    }
-    pairs.emplace_back(&b, &*found);
-    for (const auto& [key, value] : b.protocol) {
-      const auto other = found->protocol.find(key);
-      if (other != found->protocol.end() && !value.empty() && !other->second.empty() && value != other->second) {
-        differences.push_back({b.name + ": " + key, value, other->second});
-      }
-    }
-  }
-  if (pairs.empty()) {
+  const Comparison comparison = compare_loaded(base, candidate, options.noise_band, options.fdr);
+  const auto& rows = comparison.rows;
+  const auto& differences = comparison.differences;
+  if (rows.empty()) {
     err << "gbx compare: " << options.base << " and " << options.candidate << " have no benchmark name in common\n";
     return 2;
   }
-  const bool compatible = differences.empty();
+  const bool compatible = comparison.compatible();
   if (!compatible) {
     err << "gbx compare: the records are not compatible; these facts differ:\n";
     std::size_t width = 4;
@@ -222,50 +255,22 @@ int compare_records(const CompareOptions& options, std::ostream& out, std::ostre
       return 2;
     }
   }
+  const bool any_slower =
+      std::any_of(rows.begin(), rows.end(), [](const ComparisonRow& row) { return row.verdict == Verdict::slower; });
 
-  for (const auto& [b, c] : pairs) {
-    Row row;
-    row.name = b->name;
-    row.label = b->problem.empty() ? b->name : b->problem + " " + b->variant;
-    row.base_median = bootstrap_interval(b->samples, BootstrapStatistic::median);
-    row.candidate_median = bootstrap_interval(c->samples, BootstrapStatistic::median);
-    row.ratio = median_ratio_interval(b->samples, c->samples);
-    row.test = mann_whitney(b->samples, c->samples);
-    row.shift = hodges_lehmann_shift(b->samples, c->samples);
-    row.delta = cliffs_delta(b->samples, c->samples);
-    row.incompatible = !compatible;
-    rows.push_back(std::move(row));
-  }
-  std::vector<double> p_values;
-  for (const auto& row : rows) p_values.push_back(row.test.p_value);
-  const std::vector<double> adjusted = benjamini_hochberg(p_values);
-  bool any_slower = false;
-  for (std::size_t i = 0; i < rows.size(); ++i) {
-    Row& row = rows[i];
-    row.adjusted_p = adjusted[i];
-    row.verdict =
-        row.ratio ? decide(row.adjusted_p, *row.ratio, options.noise_band, options.fdr) : Verdict::inconclusive;
-    row.sentence = sentence_for(row, options.noise_band);
-    any_slower = any_slower || row.verdict == Verdict::slower;
-  }
-
-  const bool fewer_facts = !base.has_gbx || !candidate.has_gbx;
-  const std::string facts_note =
-      "fewer facts were available: plain Google Benchmark JSON has no gbx section, so its repetitions serve as "
-      "samples and no environment or protocol could be checked";
   if (options.format == "json") {
     nlohmann::json j;
     j["base"] = options.base;
     j["candidate"] = options.candidate;
     j["compatible"] = compatible;
-    j["fewer_facts"] = fewer_facts;
+    j["fewer_facts"] = comparison.fewer_facts;
     j["noise_band"] = options.noise_band;
     j["fdr_q"] = options.fdr;
     j["differences"] = nlohmann::json::array();
     for (const auto& d : differences)
       j["differences"].push_back({{"what", d.what}, {"base", d.base}, {"candidate", d.candidate}});
-    j["only_in_base"] = only_in_base;
-    j["only_in_candidate"] = only_in_candidate;
+    j["only_in_base"] = comparison.only_in_base;
+    j["only_in_candidate"] = comparison.only_in_candidate;
     j["rows"] = nlohmann::json::array();
     for (const auto& row : rows) {
       nlohmann::json r = {{"name", row.name},
@@ -290,13 +295,14 @@ int compare_records(const CompareOptions& options, std::ostream& out, std::ostre
     out << j.dump(2) << "\n";
   } else {
     if (options.format == "markdown") {
-      print_markdown(out, rows);
+      print_comparison_markdown(out, comparison);
     } else {
       print_console(out, rows);
     }
-    for (const auto& name : only_in_base) out << "only in " << options.base << ": " << name << "\n";
-    for (const auto& name : only_in_candidate) out << "only in " << options.candidate << ": " << name << "\n";
-    if (fewer_facts) out << "note: " << facts_note << "\n";
+    for (const auto& name : comparison.only_in_base) out << "only in " << options.base << ": " << name << "\n";
+    for (const auto& name : comparison.only_in_candidate)
+      out << "only in " << options.candidate << ": " << name << "\n";
+    if (comparison.fewer_facts) out << "note: " << kFewerFactsNote << "\n";
   }
   return any_slower ? 1 : 0;
 }

@@ -7,6 +7,8 @@
 
 #include "tools/compare_command.h"
 #include "tools/env_command.h"
+#include "tools/pareto_command.h"
+#include "tools/report_command.h"
 #include "tools/verify_command.h"
 
 int main(int argc, char** argv) {
@@ -33,6 +35,24 @@ int main(int argc, char** argv) {
 
   CLI::App* env = app.add_subcommand("env", "Print the environment a record would carry, as JSON");
 
+  gbx::tools::ParetoCommandOptions pareto_options;
+  CLI::App* pareto = app.add_subcommand(
+      "pareto", "The Pareto analysis of a record's variants per problem: 0 when readable, 2 on bad input");
+  pareto->add_option("FILE", pareto_options.path, "the JSON record")->required();
+  pareto->add_option("--format", pareto_options.format, "console (default) or json");
+
+  gbx::tools::ReportOptions report_options;
+  CLI::App* report = app.add_subcommand(
+      "report", "Write a self-contained HTML (or Markdown) report of one record or more: 0 written, 2 bad input");
+  report->add_option("RUN", report_options.inputs, "the JSON records; two: a comparison, three or more: a trend")
+      ->required();
+  report->add_option("-o,--output", report_options.output,
+                     "the file to write, atomically (default report.html; Markdown goes to stdout)");
+  report->add_option("--format", report_options.format, "html (default) or markdown");
+  report->add_option("--assets", report_options.assets,
+                     "a node_modules directory with vega and vega-lite (default: $GBX_REPORT_ASSETS, else "
+                     "tools/report/node_modules)");
+
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& error) {
@@ -42,6 +62,8 @@ int main(int argc, char** argv) {
   }
   if (verify->parsed()) return gbx::tools::verify_record(verify_path, std::cout, std::cerr);
   if (compare->parsed()) return gbx::tools::compare_records(compare_options, std::cout, std::cerr);
+  if (pareto->parsed()) return gbx::tools::pareto_command(pareto_options, std::cout, std::cerr);
+  if (report->parsed()) return gbx::tools::write_report(report_options, std::cout, std::cerr);
   if (env->parsed()) return gbx::tools::print_environment(std::vector<std::string>(argv, argv + argc), std::cout);
   return 2;
 }

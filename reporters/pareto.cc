@@ -1,0 +1,460 @@
+#include "reporters/pareto.h"
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <iterator>
+#include <limits>
+#include <map>
+#include <ostream>
+#include <random>
+#include <utility>
+
+#include "reporters/bootstrap.h"
+#include "reporters/console_table.h"
+#include "reporters/statistics.h"
+
+namespace gbx {
+
+namespace {
+
+// Where a variant stands on each objective. Latency is an interval; a point (lower == upper) makes
+// the same comparison a plain one, which is how the resamples compare their drawn medians.
+struct Position {
+  double latency_lower = 0.0;
+  double latency_upper = 0.0;
+  double error = 0.0;
+  double memory = 0.0;
+};
+
+struct Used {
+  bool error = false;
+  bool memory = false;
+};
+
+// Lower is better on every objective; on latency, "better" needs the intervals to separate.
+bool dominates(const Position& a, const Position& b, Used used) {
+  if (b.latency_upper < a.latency_lower) return false;  // a is worse on latency
+  bool better = a.latency_upper < b.latency_lower;
+  if (used.error) {
+    if (a.error > b.error) return false;
+    better = better || a.error < b.error;
+  }
+  if (used.memory) {
+    if (a.memory > b.memory) return false;
+    better = better || a.memory < b.memory;
+  }
+  return better;
+}
+
+// The non-dominated positions. Never empty for a non-empty input: dominance here has no cycles (the
+// exact objectives are orders and separated intervals are an interval order; docs/pareto.md).
+std::vector<bool> frontier_of(const std::vector<Position>& positions, Used used) {
+  std::vector<bool> on(positions.size(), true);
+  for (std::size_t i = 0; i < positions.size(); ++i) {
+    for (std::size_t j = 0; j < positions.size() && on[i]; ++j) {
+      if (j != i && dominates(positions[j], positions[i], used)) on[i] = false;
+    }
+  }
+  return on;
+}
+
+// A variant's median bootstrap law as values and cumulative probabilities, for inverse-CDF draws.
+struct Law {
+  std::vector<double> values;
+  std::vector<double> cumulative;
+};
+
+Law law_of(const std::vector<double>& samples) {
+  Law law;
+  double sum = 0.0;
+  for (const BootstrapAtom& atom : exact_median_distribution(samples)) {
+    sum += atom.probability;
+    law.values.push_back(atom.value);
+    law.cumulative.push_back(sum);
+  }
+  return law;
+}
+
+double draw(const Law& law, std::mt19937_64& engine) {
+  // 53 random bits in [0, 1), scaled by the atoms' total (short of 1 by at most ~1e-14) so that every
+  // draw lands on an atom.
+  const double u = static_cast<double>(engine() >> 11) * 0x1.0p-53 * law.cumulative.back();
+  const auto at = std::upper_bound(law.cumulative.begin(), law.cumulative.end(), u) - law.cumulative.begin();
+  return law.values[std::min<std::size_t>(static_cast<std::size_t>(at), law.values.size() - 1)];
+}
+
+std::optional<double> finite(std::optional<double> value) {
+  return value && std::isfinite(*value) ? value : std::nullopt;
+}
+
+bool usable(const std::vector<double>& samples) {
+  return !samples.empty() && std::all_of(samples.begin(), samples.end(), [](double x) { return std::isfinite(x); });
+}
+
+nlohmann::json number_or_null(double value) { return std::isfinite(value) ? nlohmann::json(value) : nlohmann::json(); }
+
+nlohmann::json number_or_null(const std::optional<double>& value) {
+  return value ? number_or_null(*value) : nlohmann::json();
+}
+
+std::string percent_level(double level) {
+  char text[16];
+  std::snprintf(text, sizeof text, "%g%%", 100.0 * level);
+  return text;
+}
+
+}  // namespace
+
+ParetoGroup analyze_pareto(const std::string& problem, const std::vector<ParetoCandidate>& candidates,
+                           const ParetoOptions& options) {
+  ParetoGroup group;
+  group.problem = problem;
+  group.level = options.level;
+  group.resamples = options.resamples;
+
+  std::vector<Law> laws;
+  MissingObjective no_latency{"latency", {}};
+  BootstrapOptions interval_options;
+  interval_options.level = options.level;
+  for (const ParetoCandidate& candidate : candidates) {
+    if (candidate.accuracy_failed) {
+      group.failed.push_back(candidate);
+      continue;
+    }
+    const BootstrapResult median_ci =
+        usable(candidate.latency_samples)
+            ? bootstrap_interval(candidate.latency_samples, BootstrapStatistic::median, interval_options)
+            : BootstrapResult{};
+    if (!median_ci.interval) {
+      no_latency.variants.push_back(candidate.name);
+      continue;
+    }
+    ParetoVariant v;
+    v.name = candidate.name;
+    v.variant = candidate.variant;
+    v.latency_median = median_ci.estimate;
+    v.latency_lower = median_ci.interval->lower;
+    v.latency_upper = median_ci.interval->upper;
+    v.error = finite(candidate.error);
+    v.memory_bytes = finite(candidate.memory_bytes);
+    v.memory_kind = candidate.memory_kind;
+    group.variants.push_back(std::move(v));
+    laws.push_back(law_of(candidate.latency_samples));
+  }
+
+  // An objective counts only when every eligible variant has it: comparing some variants on it and
+  // not others would make "non-dominated" mean different things for different variants.
+  MissingObjective no_error{"error", {}};
+  MissingObjective no_memory{"memory", {}};
+  for (const ParetoVariant& v : group.variants) {
+    if (!v.error) no_error.variants.push_back(v.name);
+    if (!v.memory_bytes) no_memory.variants.push_back(v.name);
+  }
+  const Used used{no_error.variants.empty(), no_memory.variants.empty()};
+  group.objectives.push_back("latency");
+  if (used.error) group.objectives.push_back("error");
+  if (used.memory) group.objectives.push_back("memory");
+  for (MissingObjective* missing : {&no_latency, &no_error, &no_memory}) {
+    if (!missing->variants.empty()) group.missing.push_back(std::move(*missing));
+  }
+
+  const std::size_t count = group.variants.size();
+  std::vector<Position> positions(count);
+  for (std::size_t i = 0; i < count; ++i) {
+    const ParetoVariant& v = group.variants[i];
+    positions[i] = {v.latency_lower, v.latency_upper, v.error.value_or(0.0), v.memory_bytes.value_or(0.0)};
+  }
+  const std::vector<bool> on_frontier = frontier_of(positions, used);
+  for (std::size_t i = 0; i < count; ++i) {
+    ParetoVariant& v = group.variants[i];
+    v.on_frontier = on_frontier[i];
+    if (v.on_frontier) continue;
+    // Dominance through overlapping intervals is not transitive, so a dominated variant's dominators
+    // need not include a frontier one: prefer one that is, then the fastest.
+    std::optional<std::size_t> best;
+    for (std::size_t j = 0; j < count; ++j) {
+      if (j == i || !dominates(positions[j], positions[i], used)) continue;
+      const auto rank = [&](std::size_t k) {
+        return std::make_pair(!on_frontier[k], group.variants[k].latency_median);
+      };
+      if (!best || rank(j) < rank(*best)) best = j;
+    }
+    if (best) v.dominated_by = group.variants[*best].name;
+  }
+
+  // Frontier probabilities: every variant's median drawn jointly from its exact bootstrap law (the
+  // variants were measured independently, so their draws are independent), the frontier recomputed
+  // with point comparisons, membership counted.
+  std::vector<std::size_t> hits(count, 0);
+  std::mt19937_64 engine(options.seed);
+  std::vector<Position> drawn = positions;
+  for (std::size_t r = 0; r < options.resamples; ++r) {
+    for (std::size_t i = 0; i < count; ++i) drawn[i].latency_lower = drawn[i].latency_upper = draw(laws[i], engine);
+    const std::vector<bool> member = frontier_of(drawn, used);
+    for (std::size_t i = 0; i < count; ++i) hits[i] += member[i] ? 1 : 0;
+  }
+  for (std::size_t i = 0; i < count; ++i) {
+    group.variants[i].frontier_probability =
+        options.resamples == 0 ? std::numeric_limits<double>::quiet_NaN()
+                               : static_cast<double>(hits[i]) / static_cast<double>(options.resamples);
+  }
+  return group;
+}
+
+namespace {
+
+std::optional<double> number_at(const nlohmann::json& object, const char* key) {
+  if (!object.is_object() || !object.contains(key) || !object[key].is_number()) return std::nullopt;
+  return finite(object[key].get<double>());
+}
+
+// The larger of two values, absent when either is: a pooled variant keeps its worst repetition.
+std::optional<double> worst(const std::optional<double>& a, const std::optional<double>& b) {
+  if (!a || !b) return std::nullopt;
+  return std::max(*a, *b);
+}
+
+std::string failure_text(const nlohmann::json& gbx) {
+  // The run analysis words the failure as the accuracy_failed flag; its prefix repeats what the
+  // listing already says.
+  if (gbx.contains("flags") && gbx["flags"].is_array()) {
+    for (const auto& flag : gbx["flags"]) {
+      if (!flag.is_object() || flag.value("flag", "") != "accuracy_failed") continue;
+      std::string message = flag.value("message", "");
+      const std::string prefix = "ACCURACY FAILED: ";
+      if (message.compare(0, prefix.size(), prefix) == 0) message.erase(0, prefix.size());
+      if (!message.empty()) return message;
+    }
+  }
+  const nlohmann::json& accuracy = gbx["accuracy"];
+  const auto error = number_at(accuracy, "rel_l2_error");
+  const auto tolerance = number_at(accuracy, "tolerance");
+  if (error && tolerance) {
+    char text[96];
+    std::snprintf(text, sizeof text, "rel L2 error %.3g > tolerance %.3g", *error, *tolerance);
+    return text;
+  }
+  return "the accuracy check did not pass";
+}
+
+}  // namespace
+
+std::vector<ParetoGroup> pareto_from_record(const nlohmann::json& record, const ParetoOptions& options) {
+  std::vector<ParetoGroup> groups;
+  if (!record.is_object() || !record.contains("benchmarks") || !record["benchmarks"].is_array()) return groups;
+
+  std::vector<std::string> problems;  // first-seen order
+  std::map<std::string, std::vector<ParetoCandidate>> by_problem;
+  for (const auto& row : record["benchmarks"]) {
+    if (!row.is_object() || row.value("run_type", "iteration") != "iteration") continue;
+    if (row.value("error_occurred", false)) continue;  // skipped (no CUDA device) or failed: nothing measured
+    if (!row.contains("gbx") || !row["gbx"].is_object()) continue;
+    const nlohmann::json& gbx = row["gbx"];
+    if (!gbx.contains("problem") || !gbx["problem"].is_string() || gbx.value("skipped", false)) continue;
+
+    const std::string problem = gbx["problem"].get<std::string>();
+    if (by_problem.find(problem) == by_problem.end()) problems.push_back(problem);
+    std::vector<ParetoCandidate>& candidates = by_problem[problem];
+    const std::string name = row.value("name", "");
+    auto found =
+        std::find_if(candidates.begin(), candidates.end(), [&](const ParetoCandidate& c) { return c.name == name; });
+    const bool first = found == candidates.end();
+
+    ParetoCandidate c;
+    c.name = name;
+    c.variant = gbx.value("variant", "");
+    if (gbx.contains("samples") && gbx["samples"].is_array()) {
+      for (const auto& sample : gbx["samples"]) {
+        // A sample that is not a number is kept as NaN, so that the variant is left out, not altered.
+        c.latency_samples.push_back(sample.is_number() ? sample.get<double>()
+                                                       : std::numeric_limits<double>::quiet_NaN());
+      }
+    }
+    const nlohmann::json accuracy = gbx.value("accuracy", nlohmann::json());
+    c.error = number_at(accuracy, "rel_l2_error");
+    c.accuracy_failed = accuracy.is_object() && accuracy.contains("passed") && accuracy["passed"] == false;
+    if (c.accuracy_failed) c.failure = failure_text(gbx);
+    c.memory_kind = gbx.value("region", "") == "cpu" ? "host_peak_bytes" : "device_peak_bytes";
+    c.memory_bytes = number_at(gbx.value("memory", nlohmann::json()), c.memory_kind.c_str());
+
+    if (first) {
+      candidates.push_back(std::move(c));
+      continue;
+    }
+    // Another repetition of the same benchmark: pool its samples, keep the worst error and memory.
+    ParetoCandidate& pooled = *found;
+    pooled.latency_samples.insert(pooled.latency_samples.end(), c.latency_samples.begin(), c.latency_samples.end());
+    pooled.error = worst(pooled.error, c.error);
+    pooled.memory_bytes = worst(pooled.memory_bytes, c.memory_bytes);
+    if (c.accuracy_failed && !pooled.accuracy_failed) {
+      pooled.accuracy_failed = true;
+      pooled.failure = c.failure;
+    }
+  }
+  for (const std::string& problem : problems) groups.push_back(analyze_pareto(problem, by_problem[problem], options));
+  return groups;
+}
+
+nlohmann::json pareto_json(const std::vector<ParetoGroup>& groups) {
+  nlohmann::json out = nlohmann::json::array();
+  for (const ParetoGroup& group : groups) {
+    nlohmann::json g;
+    g["problem"] = group.problem;
+    g["objectives"] = group.objectives;
+    g["missing"] = nlohmann::json::array();
+    for (const MissingObjective& m : group.missing)
+      g["missing"].push_back({{"objective", m.objective}, {"variants", m.variants}});
+    g["level"] = number_or_null(group.level);
+    g["resamples"] = group.resamples;
+    g["method"] = "latency dominance: the median's " + percent_level(group.level) +
+                  " BCa interval (exact bootstrap law) must lie wholly below the other's; error and memory "
+                  "compare exactly. frontier_probability: the share of " +
+                  std::to_string(group.resamples) +
+                  " joint resamples, each variant's median drawn independently from its exact bootstrap law, "
+                  "in which the variant is non-dominated";
+    g["variants"] = nlohmann::json::array();
+    for (const ParetoVariant& v : group.variants) {
+      g["variants"].push_back({{"name", v.name},
+                               {"variant", v.variant},
+                               {"latency",
+                                {{"median", number_or_null(v.latency_median)},
+                                 {"lower", number_or_null(v.latency_lower)},
+                                 {"upper", number_or_null(v.latency_upper)}}},
+                               {"error", number_or_null(v.error)},
+                               {"memory_bytes", number_or_null(v.memory_bytes)},
+                               {"memory_kind", v.memory_kind},
+                               {"on_frontier", v.on_frontier},
+                               {"dominated_by", v.dominated_by ? nlohmann::json(*v.dominated_by) : nlohmann::json()},
+                               {"frontier_probability", number_or_null(v.frontier_probability)}});
+    }
+    g["failed_accuracy"] = nlohmann::json::array();
+    for (const ParetoCandidate& c : group.failed) {
+      g["failed_accuracy"].push_back({{"name", c.name},
+                                      {"variant", c.variant},
+                                      {"error", number_or_null(finite(c.error))},
+                                      {"reason", c.failure}});
+    }
+    out.push_back(std::move(g));
+  }
+  return out;
+}
+
+namespace {
+
+std::string format_bytes(const std::optional<double>& bytes) {
+  if (!bytes) return "-";
+  const char* units[] = {"B", "KiB", "MiB", "GiB", "TiB"};
+  double value = *bytes;
+  std::size_t unit = 0;
+  while (std::fabs(value) >= 1024.0 && unit + 1 < std::size(units)) {
+    value /= 1024.0;
+    ++unit;
+  }
+  char text[32];
+  if (unit == 0) {
+    std::snprintf(text, sizeof text, "%.0f B", value);
+  } else {
+    std::snprintf(text, sizeof text, "%.*f %s", value >= 100 ? 0 : (value >= 10 ? 1 : 2), value, units[unit]);
+  }
+  return text;
+}
+
+std::string format_error(const std::optional<double>& error) {
+  if (!error) return "-";
+  char text[32];
+  std::snprintf(text, sizeof text, "%.2e", *error);
+  return text;
+}
+
+std::string format_probability(double p) {
+  if (!std::isfinite(p)) return "-";
+  char text[16];
+  std::snprintf(text, sizeof text, "%.2f", p);
+  return text;
+}
+
+std::string pad(std::string text, std::size_t width) {
+  if (text.size() < width) text.append(width - text.size(), ' ');
+  return text;
+}
+
+std::string pad_left(const std::string& text, std::size_t width) {
+  return text.size() >= width ? text : std::string(width - text.size(), ' ') + text;
+}
+
+std::string joined(const std::vector<std::string>& items) {
+  std::string text;
+  for (const std::string& item : items) text += (text.empty() ? "" : ", ") + item;
+  return text;
+}
+
+}  // namespace
+
+void print_pareto(std::ostream& out, const std::vector<ParetoGroup>& groups) {
+  bool headed = false;
+  for (const ParetoGroup& group : groups) {
+    if (group.variants.size() + group.failed.size() < 2) continue;
+    if (!headed) out << "\nPareto (latency, error, memory) per problem\n";
+    headed = true;
+
+    // People read the variant label; the benchmark name stands in where labels are empty or repeat.
+    std::map<std::string, std::size_t> uses;
+    for (const auto& v : group.variants) ++uses[v.variant];
+    for (const auto& c : group.failed) ++uses[c.variant];
+    std::map<std::string, std::string> label_of;
+    const auto add_label = [&](const std::string& name, const std::string& variant) {
+      label_of[name] = variant.empty() || uses[variant] > 1 ? name : variant;
+    };
+    for (const auto& v : group.variants) add_label(v.name, v.variant);
+    for (const auto& c : group.failed) add_label(c.name, c.variant);
+    const auto label = [&](const std::string& name) {
+      const auto found = label_of.find(name);
+      return found == label_of.end() ? name : found->second;
+    };
+    std::size_t width = 8;
+    for (const auto& [name, shown] : label_of) width = std::max(width, shown.size() + 2);
+
+    out << group.problem << " (compared on " << joined(group.objectives) << ")\n";
+    const auto columns = [&](char marker, const std::string& name, double median, const std::optional<double>& error,
+                             const std::optional<double>& memory) {
+      return std::string("  ") + marker + " " + pad(label(name), width) + pad_left(format_duration(median), 9) +
+             "  error " + pad_left(format_error(error), 8) + "  memory " + pad_left(format_bytes(memory), 9);
+    };
+    for (const ParetoVariant& v : group.variants) {
+      out << columns(v.on_frontier ? '*' : ' ', v.name, v.latency_median, v.error, v.memory_bytes)
+          << "  P(frontier)=" << format_probability(v.frontier_probability);
+      if (v.dominated_by) out << "  dominated by " << label(*v.dominated_by);
+      out << "\n";
+    }
+    for (const ParetoCandidate& c : group.failed) {
+      const double median_latency =
+          usable(c.latency_samples) ? median(c.latency_samples).value_or(std::nan("")) : std::nan("");
+      out << columns('x', c.name, median_latency, finite(c.error), finite(c.memory_bytes))
+          << "  accuracy failed: " << c.failure << "\n";
+    }
+    for (const MissingObjective& m : group.missing) {
+      std::vector<std::string> labels;
+      for (const std::string& name : m.variants) labels.push_back(label(name));
+      if (m.objective == "latency") {
+        out << "  note: left out, no usable latency samples: " << joined(labels) << "\n";
+      } else {
+        out << "  note: " << m.objective << " not compared: not recorded for " << joined(labels) << "\n";
+      }
+    }
+    if (std::find(group.objectives.begin(), group.objectives.end(), "memory") != group.objectives.end()) {
+      std::vector<std::string> kinds;
+      for (const auto& v : group.variants) {
+        if (std::find(kinds.begin(), kinds.end(), v.memory_kind) == kinds.end()) kinds.push_back(v.memory_kind);
+      }
+      if (kinds.size() > 1) out << "  note: memory compares " << joined(kinds) << " (each variant's own processor)\n";
+    }
+  }
+  if (headed) {
+    out << "* on the frontier: no variant is better on one objective and no worse on the others (on latency only when\n"
+           "  the medians' intervals separate); x failed its accuracy check. P(frontier): the share of joint\n"
+           "  resamples of the latencies in which the variant is on the frontier (docs/pareto.md)\n";
+  }
+}
+
+}  // namespace gbx

@@ -1,0 +1,205 @@
+// Loads a gbx HTML report in headless Chromium and checks what a reader would see:
+//   node check_report.mjs --report R.html --screenshot OUT.png --record A.json [--record B.json ...]
+//                         [--expect-kinds ecdf,pareto,throughput,compare|trend]
+// Fails on any console error or page error, any request that leaves the file (the report must be
+// self-contained), a render that does not finish "ok", a chart without a rendered data mark, an
+// expected chart kind that is absent, and a benchmark measured in a record without its table row or
+// its ECDF chart. Exit code 0: pass; 1: fail, every failure listed; 2: bad usage.
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import {createRequire} from 'node:module';
+import {fileURLToPath, pathToFileURL} from 'node:url';
+
+const kTimeoutMs = 60000;
+const kChromium = '/usr/bin/chromium';
+// Without the background-networking flags this Chromium opens connections of its own at start.
+const kChromiumFlags = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run',
+                        '--disable-background-networking', '--disable-component-update', '--disable-sync'];
+// The only URLs a self-contained report may touch.
+const kLocalSchemes = new Set(['file:', 'data:', 'about:']);
+
+function usage(message) {
+  console.error(`check_report: ${message}`);
+  console.error('usage: node check_report.mjs --report R.html --screenshot OUT.png --record A.json ' +
+                '[--record B.json ...] [--expect-kinds ecdf,pareto,throughput,compare|trend]');
+  process.exit(2);
+}
+
+function parseArguments(argv) {
+  const options = {records: [], kinds: []};
+  for (let i = 0; i < argv.length; ++i) {
+    const value = argv[i + 1];
+    if (value === undefined) usage(`${argv[i]} needs a value`);
+    switch (argv[i]) {
+      case '--report': options.report = value; break;
+      case '--screenshot': options.screenshot = value; break;
+      case '--record': options.records.push(value); break;
+      case '--expect-kinds': options.kinds = value.split(',').filter(Boolean); break;
+      default: usage(`unknown argument ${argv[i]}`);
+    }
+    ++i;
+  }
+  if (!options.report || !options.screenshot || options.records.length === 0) {
+    usage('--report, --screenshot and at least one --record are required');
+  }
+  if (!fs.existsSync(options.report)) usage(`${options.report}: no such file`);
+  options.names = options.records.map(measuredNames);
+  return options;
+}
+
+// The benchmark names a report must show for a record: measured iteration rows, once each.
+function measuredNames(recordPath) {
+  let record;
+  try {
+    record = JSON.parse(fs.readFileSync(recordPath, 'utf8'));
+  } catch (error) {
+    usage(`${recordPath}: cannot read the record: ${error.message}`);
+  }
+  if (!Array.isArray(record.benchmarks)) usage(`${recordPath}: the record has no "benchmarks" array`);
+  const names = record.benchmarks.filter((row) => row.run_type === 'iteration' && !row.error_occurred)
+                                 .map((row) => row.name);
+  return [...new Set(names)];
+}
+
+function loadPlaywright() {
+  const here = path.dirname(fileURLToPath(import.meta.url));
+  const manifest = path.join(here, '..', '..', 'tools', 'report', 'package.json');
+  try {
+    return createRequire(manifest)('playwright-core');
+  } catch (error) {
+    console.error(`check_report: cannot load playwright-core next to ${manifest}: run ` +
+                  `npm ci --prefix tools/report (${error.message})`);
+    process.exit(2);
+  }
+}
+
+// Runs in the page: what the DOM shows, without judging it.
+function inspectPage() {
+  const marksOf = (chart) => {
+    let count = 0;
+    // Vega's SVG renderer puts every data mark's items under g.role-mark; axes, legends and titles
+    // have roles of their own. Group items are containers, so only their leaves count, and a path
+    // that draws nothing (no or NaN geometry) is not a rendered mark.
+    for (const group of chart.querySelectorAll('svg g.role-mark')) {
+      for (const item of group.children) {
+        if (item.tagName.toLowerCase() === 'g') continue;
+        const d = item.getAttribute('d');
+        if (item.tagName.toLowerCase() === 'path' && (!d || d.includes('NaN'))) continue;
+        ++count;
+      }
+    }
+    return count;
+  };
+  const charts = [...document.querySelectorAll('.gbx-chart')].map((chart) => ({
+    id: chart.id,
+    kind: chart.dataset.kind || '',
+    name: chart.dataset.name ?? null,
+    hasSvg: chart.querySelector('svg') !== null,
+    marks: marksOf(chart),
+  }));
+  const tables = {};
+  for (const table of document.querySelectorAll('table.gbx-benchmarks')) {
+    const rows = tables[table.dataset.run] ??= [];
+    for (const row of table.querySelectorAll('tr[data-name]')) {
+      rows.push({name: row.dataset.name, skipped: row.dataset.skipped === 'true'});
+    }
+  }
+  return {charts, tables};
+}
+
+async function check(options, failures) {
+  const {chromium} = loadPlaywright();
+  const profile = fs.mkdtempSync(path.join(os.tmpdir(), 'gbx-chromium-'));
+  let context;
+  try {
+    context = await chromium.launchPersistentContext(profile, {
+      executablePath: kChromium, headless: true, args: kChromiumFlags, timeout: kTimeoutMs,
+      viewport: {width: 1280, height: 900},
+    });
+    // Anything that would leave the file is counted as a failure and refused before it goes out.
+    const isLocal = (url) => kLocalSchemes.has(new URL(url).protocol);
+    context.on('request', (request) => {
+      if (!isLocal(request.url())) failures.push(`network request (the report must be self-contained): ${request.url()}`);
+    });
+    await context.route('**/*', (route) => (isLocal(route.request().url()) ? route.continue() : route.abort('blockedbyclient')));
+    const page = context.pages()[0] ?? await context.newPage();
+    page.setDefaultTimeout(kTimeoutMs);
+    page.on('websocket', (socket) => failures.push(`websocket opened: ${socket.url()}`));
+    page.on('console', (message) => {
+      if (message.type() === 'error') failures.push(`console error: ${message.text()}`);
+    });
+    page.on('pageerror', (error) => failures.push(`page error: ${error.message}`));
+
+    await page.goto(pathToFileURL(path.resolve(options.report)).href, {timeout: kTimeoutMs});
+    try {
+      await page.waitForFunction(() => ['ok', 'error'].includes(document.documentElement.dataset.gbxRendered),
+                                 null, {timeout: kTimeoutMs});
+      const state = await page.evaluate(() => document.documentElement.dataset.gbxRendered);
+      if (state !== 'ok') failures.push(`the report's charts did not render: data-gbx-rendered="${state}"`);
+    } catch {
+      failures.push(`the report did not finish rendering within ${kTimeoutMs / 1000} s ` +
+                    '(document.documentElement.dataset.gbxRendered never became "ok")');
+    }
+
+    const seen = await page.evaluate(inspectPage);
+    const summary = judge(seen, options, failures);
+    fs.mkdirSync(path.dirname(path.resolve(options.screenshot)), {recursive: true});
+    await page.screenshot({path: options.screenshot, fullPage: true, timeout: kTimeoutMs});
+    return summary;
+  } finally {
+    if (context) await context.close();
+    fs.rmSync(profile, {recursive: true, force: true});
+  }
+}
+
+function judge(seen, options, failures) {
+  if (seen.charts.length === 0) failures.push('the report has no .gbx-chart');
+  let marks = 0;
+  const kindCounts = {};
+  for (const chart of seen.charts) {
+    marks += chart.marks;
+    kindCounts[chart.kind] = (kindCounts[chart.kind] ?? 0) + 1;
+    const label = `chart ${chart.id} (${chart.kind}${chart.name ? ` ${chart.name}` : ''})`;
+    if (!chart.hasSvg) failures.push(`${label}: no svg was rendered`);
+    else if (chart.marks === 0) failures.push(`${label}: rendered empty, no data mark`);
+  }
+  for (const kind of options.kinds) {
+    if (!kindCounts[kind]) failures.push(`no chart of the expected kind "${kind}"`);
+  }
+  let rows = 0;
+  options.records.forEach((recordPath, run) => {
+    const names = options.names[run];
+    if (names.length === 0) failures.push(`${recordPath}: the record measured no benchmark, nothing to check`);
+    const tableRows = seen.tables[String(run)];
+    if (!tableRows) {
+      failures.push(`no table.gbx-benchmarks[data-run="${run}"] for ${recordPath}`);
+    }
+    rows += tableRows?.length ?? 0;
+    for (const name of names) {
+      const row = tableRows?.find((candidate) => candidate.name === name);
+      if (tableRows && !row) failures.push(`run ${run} (${recordPath}): no table row for ${name}`);
+      if (row?.skipped) failures.push(`run ${run} (${recordPath}): ${name} was measured but its row says skipped`);
+      if (!seen.charts.some((chart) => chart.kind === 'ecdf' && chart.name === name)) {
+        failures.push(`run ${run} (${recordPath}): no ecdf chart for ${name}`);
+      }
+    }
+  });
+  const kinds = Object.entries(kindCounts).map(([kind, count]) => `${kind} ${count}`).join(', ');
+  return `${seen.charts.length} charts (${kinds}), ${rows} rows, ${marks} marks`;
+}
+
+const options = parseArguments(process.argv.slice(2));
+const failures = [];
+let summary = '';
+try {
+  summary = await check(options, failures);
+} catch (error) {
+  failures.push(`the browser check could not run: ${error.message}`);
+}
+if (failures.length > 0) {
+  console.log(`check_report: FAIL ${options.report}: ${failures.length} failure(s)${summary ? `; ${summary}` : ''}`);
+  for (const failure of failures) console.log(`  - ${failure}`);
+  process.exit(1);
+}
+console.log(`check_report: PASS ${options.report}: ${summary}; screenshot ${options.screenshot}`);

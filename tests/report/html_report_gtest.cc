@@ -1,0 +1,180 @@
+// The HTML report's side of its contract (docs/report.md): escaping, one chart container per kind and
+// spec, the specs script, the tables; and what the charts say when data are large, missing or zero.
+#include <gtest/gtest.h>
+
+#include <map>
+#include <string>
+
+#include "tests/report/records.h"
+#include "tools/html_report.h"
+#include "tools/report_model.h"
+
+namespace {
+
+using gbx::tools::Chart;
+using gbx::tools::ReportModel;
+using report_test::Entry;
+using report_test::json;
+
+std::size_t occurrences(const std::string& text, const std::string& what) {
+  std::size_t count = 0;
+  for (auto at = text.find(what); at != std::string::npos; at = text.find(what, at + what.size())) ++count;
+  return count;
+}
+
+std::map<std::string, int> kinds(const std::vector<Chart>& charts) {
+  std::map<std::string, int> count;
+  for (const auto& chart : charts) ++count[chart.kind];
+  return count;
+}
+
+std::string run_file(const std::string& file, const std::string& created, double scale) {
+  Entry fast = report_test::entry("gemm/fast/m:8", "gemm/m=8", "fast", report_test::samples_around(1e-3 * scale));
+  fast.gflops = 20.0;
+  fast.arithmetic_intensity = 2.0;
+  Entry slow = report_test::entry("gemm/slow/m:8", "gemm/m=8", "slow", report_test::samples_around(4e-3 * scale));
+  Entry copy = report_test::entry("copy/n:8", "copy/n=8", "memcpy", report_test::samples_around(1e-6 * scale));
+  copy.gbytes = 25.0;  // bandwidth only
+  return report_test::write(report_test::gbx_record({fast, slow, copy}, "run-" + file, created), file);
+}
+
+TEST(HtmlReport, TextAndScriptsAreEscaped) {
+  EXPECT_EQ(gbx::tools::html_escape("<a href='x'>&\"</a>"), "&lt;a href=&#39;x&#39;&gt;&amp;&quot;&lt;/a&gt;");
+  EXPECT_EQ(gbx::tools::script_safe("a</script>b</SCRIPT >c</scrip</sCrIpT"),
+            "a<\\/script>b<\\/SCRIPT >c</scrip<\\/sCrIpT");
+  EXPECT_EQ(gbx::tools::script_safe("x < y && y </ z"), "x < y && y </ z");
+}
+
+TEST(HtmlReport, OneChartPerKindAsTheRunsAsk) {
+  const std::string a = run_file("a", "2026-01-01T00:00:00Z", 1.0);
+  const std::string b = run_file("b", "2026-01-02T00:00:00Z", 1.1);
+  const std::string c = run_file("c", "2026-01-03T00:00:00Z", 1.2);
+
+  auto one = kinds(gbx::tools::report_charts(gbx::tools::build_report_model({a})));
+  EXPECT_EQ(one["ecdf"], 3);
+  EXPECT_EQ(one["pareto"], 1) << "gemm/m=8 has two variants; copy/n=8 one";
+  EXPECT_EQ(one["throughput"], 1);
+  EXPECT_EQ(one["compare"], 0);
+  EXPECT_EQ(one["trend"], 0);
+
+  auto two = kinds(gbx::tools::report_charts(gbx::tools::build_report_model({a, b})));
+  EXPECT_EQ(two["ecdf"], 3) << "one chart per benchmark, one line per run";
+  EXPECT_EQ(two["compare"], 1);
+  EXPECT_EQ(two["trend"], 0);
+
+  auto three = kinds(gbx::tools::report_charts(gbx::tools::build_report_model({a, b, c})));
+  EXPECT_EQ(three["compare"], 0);
+  EXPECT_EQ(three["trend"], 3);
+  EXPECT_EQ(three["pareto"], 1) << "the last run's fronts only";
+}
+
+TEST(HtmlReport, ThePageFollowsTheContract) {
+  json record = report_test::plain_record({{"BM_</script><b>", {1, 2, 3}}, {"BM_ok", {4, 5, 6}}});
+  const ReportModel model = gbx::tools::build_report_model(
+      {report_test::write(record, "plain"), run_file("gbx", "2026-01-01T00:00:00Z", 1.0)});
+  const std::string page = gbx::tools::html_report(model, {"/*VEGA*/", "/*VEGALITE*/"});
+  EXPECT_EQ(page.rfind("<!DOCTYPE html>", 0), 0u);
+  EXPECT_NE(page.find("<script>/*VEGA*/</script>"), std::string::npos) << "the libraries are inlined";
+  EXPECT_NE(page.find("<script>/*VEGALITE*/</script>"), std::string::npos);
+  EXPECT_EQ(occurrences(page, "<script"), occurrences(page, "</script>")) << "a name closed a script element";
+  EXPECT_EQ(occurrences(page, "http://") + occurrences(page, "https://"), 0u);
+
+  const std::string open = "<script type=\"application/json\" id=\"gbx-specs\">";
+  const auto from = page.find(open);
+  ASSERT_NE(from, std::string::npos);
+  const auto to = page.find("</script>", from);
+  const json specs = json::parse(page.substr(from + open.size(), to - from - open.size()));
+  const auto charts = gbx::tools::report_charts(model);
+  ASSERT_EQ(specs.size(), charts.size());
+  for (const auto& chart : charts) {
+    EXPECT_TRUE(specs.contains(chart.id)) << chart.id;
+    EXPECT_EQ(occurrences(page, "<div class=\"gbx-chart\" id=\"" + chart.id + "\" data-kind=\"" + chart.kind + "\""),
+              1u)
+        << chart.id;
+  }
+  EXPECT_EQ(specs.dump().find("BM_</script><b>") != std::string::npos, true) << "the spec keeps the name as it is";
+
+  EXPECT_EQ(occurrences(page, "<table class=\"gbx-benchmarks\" data-run=\"0\">"), 1u);
+  EXPECT_EQ(occurrences(page, "<table class=\"gbx-benchmarks\" data-run=\"1\">"), 1u);
+  EXPECT_EQ(occurrences(page, "<tr data-name=\"BM_&lt;/script&gt;&lt;b&gt;\">"), 1u);
+  EXPECT_EQ(occurrences(page, "<tr data-name=\"gemm/fast/m:8\">"), 1u);
+  EXPECT_EQ(occurrences(page, "<tr data-name="), 5u) << "two plain names and three gbx ones";
+  EXPECT_EQ(occurrences(page, "class=\"gbx-missing\""), 1u) << "only the plain record lacks facts";
+  EXPECT_NE(page.find("data-kind=\"compare\""), std::string::npos);
+  EXPECT_NE(page.find("window.gbxReport"), std::string::npos);
+  EXPECT_NE(page.find("dataset.gbxRendered"), std::string::npos);
+}
+
+const json& layer_with_mark(const json& spec, const std::string& mark) {
+  for (const auto& layer : spec["layer"]) {
+    const json& m = layer["mark"];
+    if ((m.is_string() && m == mark) || (m.is_object() && m["type"] == mark)) return layer;
+  }
+  static const json none;
+  return none;
+}
+
+TEST(HtmlReport, AnEcdfOfManySamplesIsDrawnThroughAThousandQuantilesAndSaysSo) {
+  std::vector<double> samples;
+  for (int i = 0; i < 5000; ++i) samples.push_back(1e-3 + 1e-9 * ((i * 7919) % 5000));
+  const ReportModel model = gbx::tools::build_report_model({report_test::write(
+      report_test::gbx_record({report_test::entry("big", "big/n=1", "v", samples)}, "r", "2026-01-01T00:00:00Z"),
+      "big")});
+  const auto charts = gbx::tools::report_charts(model);
+  ASSERT_EQ(charts.at(0).kind, "ecdf");
+  const json& line = layer_with_mark(charts[0].spec, "line");
+  ASSERT_FALSE(line.is_null());
+  const auto points = line["data"]["values"].size();
+  EXPECT_LE(points, 1001u);
+  EXPECT_GE(points, 900u);
+  EXPECT_EQ(line["data"]["values"].back()["p"], 1.0) << "the curve reaches the largest sample";
+  EXPECT_NE(charts[0].spec["title"].dump().find("n = 5000, drawn through 1000 of its quantiles"), std::string::npos)
+      << charts[0].spec["title"].dump();
+}
+
+json pareto_spec(const std::vector<Entry>& entries) {
+  const ReportModel model = gbx::tools::build_report_model(
+      {report_test::write(report_test::gbx_record(entries, "r", "2026-01-01T00:00:00Z"), "pareto")});
+  for (const auto& chart : gbx::tools::report_charts(model)) {
+    if (chart.kind == "pareto") return chart.spec;
+  }
+  return nullptr;
+}
+
+TEST(HtmlReport, AParetoChartShowsZeroErrorsOnASymlogScaleAndSaysWhenErrorsAreMissing) {
+  Entry exact = report_test::entry("p/exact", "p/n=1", "exact", report_test::samples_around(2e-3));
+  exact.error = 0.0;
+  Entry close = report_test::entry("p/close", "p/n=1", "close", report_test::samples_around(1e-3));
+  close.error = 1e-6;
+  const json with_zero = pareto_spec({exact, close});
+  ASSERT_FALSE(with_zero.is_null());
+  const json& points = layer_with_mark(with_zero, "point");
+  EXPECT_EQ(points["encoding"]["y"]["scale"]["type"], "symlog");
+  EXPECT_NE(with_zero["title"].dump().find("exactly 0"), std::string::npos) << with_zero["title"].dump();
+
+  exact.error = 1e-7;
+  EXPECT_EQ(layer_with_mark(pareto_spec({exact, close}), "point")["encoding"]["y"]["scale"]["type"], "log");
+
+  exact.error.reset();
+  close.error.reset();
+  const json without = pareto_spec({exact, close});
+  EXPECT_NE(without["title"]["text"].get<std::string>().find("error not recorded"), std::string::npos)
+      << without["title"].dump();
+  EXPECT_EQ(layer_with_mark(without, "point")["encoding"]["y"]["field"], "memory") << "plots what exists";
+}
+
+TEST(HtmlReport, AFailedVariantIsMarkedApart) {
+  Entry good = report_test::entry("p/good", "p/n=1", "good", report_test::samples_around(1e-3));
+  Entry bad = report_test::entry("p/bad", "p/n=1", "bad", report_test::samples_around(5e-4));
+  bad.error = 0.5;
+  bad.passed = false;
+  const json spec = pareto_spec({good, bad});
+  ASSERT_FALSE(spec.is_null());
+  bool failed_point = false;
+  for (const auto& v : spec["data"]["values"])
+    failed_point |= v["variant"] == "bad" && v["status"] == "failed accuracy";
+  EXPECT_TRUE(failed_point) << spec["data"].dump();
+  EXPECT_NE(spec.dump().find("datum.status === 'failed accuracy'"), std::string::npos) << "its own layer and shape";
+}
+
+}  // namespace

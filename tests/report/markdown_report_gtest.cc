@@ -1,0 +1,147 @@
+// The Markdown report against regex cases, line by line: one run, two (the comparison), three (the
+// trend), incompatible records, plain Google Benchmark JSON, and names that Markdown would misread.
+#include <gtest/gtest.h>
+
+#include <regex>
+#include <sstream>
+#include <string>
+
+#include "tests/report/records.h"
+#include "tools/markdown_report.h"
+#include "tools/report_model.h"
+
+namespace {
+
+using report_test::Entry;
+
+// How many lines match the pattern as a whole.
+int count_lines(const std::string& text, const std::string& pattern) {
+  const std::regex re(pattern);
+  std::istringstream in(text);
+  int count = 0;
+  for (std::string line; std::getline(in, line);) count += std::regex_match(line, re) ? 1 : 0;
+  return count;
+}
+
+std::string markdown(const std::vector<std::string>& paths) {
+  std::ostringstream out;
+  gbx::tools::write_markdown_report(out, gbx::tools::build_report_model(paths));
+  return out.str();
+}
+
+// One problem with a fast variant, a slow one it dominates and one that fails its accuracy check.
+std::string gemm_record(const std::string& file, const std::string& run_id, const std::string& created,
+                        double scale = 1.0, const std::string& cache = "hot") {
+  Entry fast = report_test::entry("gemm/fast/m:8", "gemm/m=8", "fast", report_test::samples_around(1e-3 * scale));
+  Entry slow = report_test::entry("gemm/slow/m:8", "gemm/m=8", "slow", report_test::samples_around(5e-3 * scale));
+  Entry broken = report_test::entry("gemm/broken/m:8", "gemm/m=8", "broken", report_test::samples_around(2e-3 * scale));
+  broken.error = 0.5;
+  broken.passed = false;
+  for (Entry* e : {&fast, &slow, &broken}) e->cache = cache;
+  return report_test::write(report_test::gbx_record({fast, slow, broken}, run_id, created, cache), file);
+}
+
+// A benchmark's table row: its median, the interval and the CV, then the rest.
+std::string row_pattern(const std::string& name) {
+  return R"(\| )" + name + R"( \| [0-9.]+ [mun]?s \| \[[0-9.]+ [mun]?s, [0-9.]+ [mun]?s\] \| [0-9.]+% \| .* \|)";
+}
+
+TEST(MarkdownReport, OneRunHasItsHeaderTableAndParetoConclusion) {
+  const std::string md = markdown({gemm_record("one", "run-1", "2026-01-01T00:00:00Z")});
+  EXPECT_EQ(count_lines(md, "# gbx report"), 1) << md;
+  EXPECT_EQ(count_lines(md, "## Run #1: `run-1`"), 1) << md;
+  EXPECT_EQ(count_lines(md, R"(File `.*one\.json` \| created 2026-01-01T00:00:00Z \| checksum: intact)"), 1) << md;
+  EXPECT_EQ(count_lines(md, R"(\*\*Environment:\*\* host node-a; CPU Test CPU; .*; commit 0123456789ab.*)"), 1) << md;
+  EXPECT_EQ(count_lines(md, R"(\*\*Protocol:\*\* warm-up runs 10; samples 20 to 100; cache hot)"), 1) << md;
+  for (const char* name : {"gemm/fast/m:8", "gemm/slow/m:8", "gemm/broken/m:8"}) {
+    EXPECT_EQ(count_lines(md, row_pattern(name)), 1) << name << "\n" << md;
+  }
+  EXPECT_EQ(count_lines(md, R"(\| gemm/broken/m:8 \| .* \| 5\.00e-01 \*\*FAILED\*\* \| .*)"), 1) << md;
+  EXPECT_EQ(count_lines(md, "## Pareto fronts \\(run #1\\)"), 1) << md;
+  EXPECT_EQ(count_lines(md, "### gemm/m=8"), 1) << md;
+  EXPECT_EQ(count_lines(md, R"(\| fast \| 1\.00 ms \| .* \| \*\*yes\*\* \| [01]\.[0-9]{2} \| - \|)"), 1) << md;
+  EXPECT_EQ(count_lines(md, R"(\| broken \| 2\.00 ms \| .* \| failed accuracy \| - \| .*)"), 1) << md;
+  EXPECT_EQ(count_lines(md,
+                        "On gemm/m=8, fast is on the frontier \\(fastest\\); slow is dominated by fast; broken "
+                        "failed its accuracy check and is left out\\."),
+            1)
+      << md;
+  EXPECT_EQ(count_lines(md, "## Comparison.*"), 0);
+  EXPECT_EQ(count_lines(md, "## Trend.*"), 0);
+  EXPECT_EQ(count_lines(md, R"(\*\*Missing facts\*\*.*)"), 0) << "a gbx record lacks nothing";
+}
+
+TEST(MarkdownReport, TwoRunsAddTheComparisonWithVerdictRowsAndSentences) {
+  const std::string md = markdown({gemm_record("base", "run-1", "2026-01-01T00:00:00Z"),
+                                   gemm_record("cand", "run-2", "2026-01-02T00:00:00Z", 1.5)});
+  EXPECT_EQ(count_lines(md, "## Run #[12]: `run-[12]`"), 2) << md;
+  EXPECT_EQ(count_lines(md, "## Comparison: #2 against #1"), 1) << md;
+  EXPECT_EQ(count_lines(md, R"(\| Benchmark \| Base \| Candidate \| Ratio \[95% CI\] \| p \(BH\) \| Verdict \|)"), 1);
+  for (const char* variant : {"fast", "slow", "broken"}) {
+    EXPECT_EQ(
+        count_lines(
+            md,
+            std::string(R"(\| gemm/m=8 )") + variant +
+                R"( \| [0-9.]+ ms \| [0-9.]+ ms \| 1\.[45][0-9]{2} \[[0-9.]+, [0-9.]+\] \| <?[0-9.]+ \| \*\*slower\*\* \|)"),
+        1)
+        << variant << "\n"
+        << md;
+    EXPECT_EQ(count_lines(md, std::string("- gemm/m=8 ") + variant + R"(: 5[0-9]\.[0-9]% slower, ratio .*)"), 1) << md;
+  }
+  EXPECT_EQ(count_lines(md, ".*not compatible.*"), 0) << md;
+  EXPECT_EQ(count_lines(md, "## Trend.*"), 0);
+  EXPECT_EQ(count_lines(md, "## Pareto fronts \\(run #2\\)"), 1) << "the last run's fronts";
+}
+
+TEST(MarkdownReport, IncompatibleRecordsAreComparedUnderAWarning) {
+  const std::string md = markdown({gemm_record("hot", "run-1", "2026-01-01T00:00:00Z"),
+                                   gemm_record("cold", "run-2", "2026-01-02T00:00:00Z", 1.0, "cold")});
+  EXPECT_EQ(count_lines(md, R"(> \*\*Warning: the records are not compatible\*\*.*)"), 1) << md;
+  EXPECT_EQ(count_lines(md, "> - protocol: cache: base `hot`, candidate `cold`"), 1) << md;
+  EXPECT_EQ(count_lines(md, R"(\| gemm/m=8 fast \| .* \(incompatible\) \|)"), 1) << md;
+}
+
+TEST(MarkdownReport, ThreeRunsAddTheTrendInDateOrder) {
+  const std::string md = markdown({gemm_record("c", "run-c", "2026-01-03T00:00:00Z", 2.0),
+                                   gemm_record("a", "run-a", "2026-01-01T00:00:00Z", 1.0),
+                                   gemm_record("b", "run-b", "2026-01-02T00:00:00Z", 1.0)});
+  EXPECT_EQ(count_lines(md, "## Trend over 3 runs, by date"), 1) << md;
+  EXPECT_EQ(count_lines(md, R"(\| Benchmark \| #2 \(2026-01-01T00:00:00Z\) \| #3 \(2026-01-02T00:00:00Z\) \| )"
+                            R"(#1 \(2026-01-03T00:00:00Z\) \| Change \|)"),
+            1)
+      << md;
+  EXPECT_EQ(
+      count_lines(md, R"(\| gemm/m=8 fast \| 1\.00 ms \[.*\] \| 1\.00 ms \[.*\] \| 2\.00 ms \[.*\] \| \+100\.0% \|)"),
+      1)
+      << md;
+  EXPECT_EQ(count_lines(md, R"(- gemm/m=8 fast: 1\.00 ms in #2 \(2026-01-01T00:00:00Z\) to 2\.00 ms in #1 )"
+                            R"(\(2026-01-03T00:00:00Z\), \+100\.0%; the intervals do not overlap: .*)"),
+            1)
+      << md;
+  EXPECT_EQ(count_lines(md, "- gemm/m=8 [a-z]+: .*"), 3) << "one sentence per benchmark";
+  EXPECT_EQ(count_lines(md, "## Comparison.*"), 0) << "a comparison is for two runs";
+}
+
+TEST(MarkdownReport, PlainJsonSaysWhichFactsAreMissing) {
+  const std::string md =
+      markdown({report_test::write(report_test::plain_record({{"BM_a", {100, 102, 98, 101, 99}}}), "plain")});
+  EXPECT_EQ(count_lines(md, "## Run #1: no run id"), 1) << md;
+  EXPECT_EQ(count_lines(md, ".* \\| checksum: none: plain Google Benchmark JSON"), 1) << md;
+  EXPECT_EQ(count_lines(md, R"(\| BM_a \| 100 ns \| \[[0-9.]+ ns, [0-9.]+ ns\] \| .* \| 5 \| not checked \| - \| .*)"),
+            1)
+      << md;
+  EXPECT_EQ(count_lines(md, R"(\*\*Missing facts\*\* \(plain Google Benchmark JSON, without a gbx section\):)"), 1);
+  for (const char* fact : {"raw samples", "environment", "protocol", "accuracy", "memory", "Pareto", "checksum"}) {
+    EXPECT_EQ(count_lines(md, std::string("- ") + fact + "[ a-z]*: .*"), 1) << fact << "\n" << md;
+  }
+  EXPECT_EQ(count_lines(md, "## Pareto.*"), 0) << md;
+}
+
+TEST(MarkdownReport, NamesThatMarkdownWouldMisreadAreEscaped) {
+  const std::string md = markdown(
+      {report_test::write(report_test::plain_record({{"BM_a|b", {1, 2, 3}}, {"BM_sort<int>/8", {4, 5, 6}}}), "names")});
+  EXPECT_EQ(count_lines(md, R"(\| BM_a\\\|b \| 2\.00 ns \| .*)"), 1) << md;
+  EXPECT_EQ(count_lines(md, R"(\| BM_sort&lt;int>/8 \| 5\.00 ns \| .*)"), 1) << md;
+}
+
+}  // namespace

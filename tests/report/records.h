@@ -1,0 +1,172 @@
+#pragma once
+
+// Small hand-made records for the report tests: plain Google Benchmark JSON, and sealed gbx records
+// with the keys the report reads (docs/json-format.md), written to files named after the test.
+
+#include <gtest/gtest.h>
+#include <nlohmann/json.hpp>
+
+#include <algorithm>
+#include <fstream>
+#include <optional>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "reporters/checksum.h"
+
+namespace report_test {
+
+using json = nlohmann::json;
+
+// One repetition of a gbx benchmark.
+struct Entry {
+  std::string name;
+  std::string problem;
+  std::string variant;
+  std::vector<double> samples;  // seconds
+  std::optional<double> error = 1e-7;
+  bool passed = true;
+  std::optional<double> memory = 4096;
+  std::optional<double> gflops;  // at the repetition's median
+  std::optional<double> arithmetic_intensity;
+  std::optional<double> gbytes;
+  std::string cache = "hot";
+  std::vector<std::string> flags;
+  // The recorded median interval; when absent, a plain [min, max] stands in.
+  std::optional<std::pair<double, double>> median_ci;
+};
+
+// An entry with the defaults above; aggregate initialisation would leave members unnamed.
+inline Entry entry(const std::string& name, const std::string& problem, const std::string& variant,
+                   std::vector<double> samples) {
+  Entry e;
+  e.name = name;
+  e.problem = problem;
+  e.variant = variant;
+  e.samples = std::move(samples);
+  return e;
+}
+
+// `count` samples around `center`, spread by +/- `spread` relative, deterministic.
+inline std::vector<double> samples_around(double center, std::size_t count = 20, double spread = 0.01) {
+  std::vector<double> samples;
+  for (std::size_t i = 0; i < count; ++i) {
+    samples.push_back(center * (1.0 + spread * (static_cast<double>((i * 7) % 11) / 5.0 - 1.0)));
+  }
+  return samples;
+}
+
+inline double median_of(std::vector<double> values) {
+  std::sort(values.begin(), values.end());
+  const std::size_t n = values.size();
+  return n % 2 == 1 ? values[n / 2] : (values[n / 2 - 1] + values[n / 2]) / 2.0;
+}
+
+inline json gbx_entry(const Entry& e) {
+  const double median = median_of(e.samples);
+  const auto [low, high] = std::minmax_element(e.samples.begin(), e.samples.end());
+  const auto ci = e.median_ci.value_or(std::make_pair(*low, *high));
+  json flags = json::array();
+  for (const auto& f : e.flags) flags.push_back({{"flag", f}, {"value", 1.0}, {"message", f + " seen"}});
+  json accuracy = nullptr;
+  if (e.error) {
+    accuracy = {{"rel_l2_error", *e.error}, {"passed", e.passed}, {"tolerance", 1e-4}, {"reference", "float64"}};
+  }
+  json throughput = nullptr;
+  if (e.gflops || e.gbytes) {
+    throughput = {{"gflops_per_second", e.gflops ? json(*e.gflops) : json(nullptr)},
+                  {"gbytes_per_second", e.gbytes ? json(*e.gbytes) : json(nullptr)},
+                  {"arithmetic_intensity", e.arithmetic_intensity ? json(*e.arithmetic_intensity) : json(nullptr)},
+                  {"peak_flops_per_second", 100e9},
+                  {"peak_bytes_per_second", 50e9},
+                  {"fraction_of_peak_flops", e.gflops ? json(*e.gflops / 100.0) : json(nullptr)},
+                  {"fraction_of_peak_bandwidth", e.gbytes ? json(*e.gbytes / 50.0) : json(nullptr)},
+                  {"fraction_of_peak", std::max(e.gflops.value_or(0) / 100.0, e.gbytes.value_or(0) / 50.0)}};
+  }
+  return {
+      {"name", e.name},
+      {"run_name", e.name},
+      {"run_type", "iteration"},
+      {"iterations", 1},
+      {"real_time", median * 1e6},
+      {"cpu_time", median * 1e6},
+      {"time_unit", "us"},
+      {"gbx",
+       {{"problem", e.problem},
+        {"variant", e.variant},
+        {"region", "cpu"},
+        {"precision", "fp32"},
+        {"measurement", {{"timer", "cpu"}, {"cache", e.cache}}},
+        {"samples", e.samples},
+        {"stats",
+         {{"count", e.samples.size()},
+          {"median", median},
+          {"cv", 0.01},
+          {"p99", *high},
+          {"median_ci", {{"lower", ci.first}, {"upper", ci.second}, {"level", 0.95}, {"method", "bootstrap_bca"}}}}},
+        {"accuracy", accuracy},
+        {"memory", {{"host_peak_bytes", e.memory ? json(*e.memory) : json(nullptr)}, {"device_peak_bytes", nullptr}}},
+        {"throughput", throughput},
+        {"flags", flags}}}};
+}
+
+inline json gbx_record(const std::vector<Entry>& entries, const std::string& run_id, const std::string& created,
+                       const std::string& cache = "hot") {
+  json benchmarks = json::array();
+  for (const auto& e : entries) benchmarks.push_back(gbx_entry(e));
+  json record = {{"context", {{"date", created}, {"caches", json::array()}}},
+                 {"benchmarks", benchmarks},
+                 {"gbx",
+                  {{"schema_version", 1},
+                   {"run_id", run_id},
+                   {"created_utc", created},
+                   {"protocol", {{"cache", cache}, {"warmup_runs", 10}, {"min_samples", 20}, {"max_samples", 100}}},
+                   {"environment",
+                    {{"host", {{"hostname", "node-a"}, {"cpu_model", "Test CPU"}, {"logical_cpus", 8}}},
+                     {"build", {{"build_type", "Release"}, {"google_benchmark", "1.7.1"}, {"compiler", "GNU 12.2.0"}}},
+                     {"source", {{"commit", "0123456789abcdef"}, {"dirty", false}}},
+                     {"gpus", json::array()}}}}}};
+  gbx::seal_record(record);
+  return record;
+}
+
+// Plain Google Benchmark JSON: each name repeated, each repetition's real_time (ns) one value.
+inline json plain_record(const std::vector<std::pair<std::string, std::vector<double>>>& names,
+                         const std::string& date = "2026-01-02T03:04:05+00:00") {
+  json benchmarks = json::array();
+  for (const auto& [name, times] : names) {
+    for (std::size_t i = 0; i < times.size(); ++i) {
+      benchmarks.push_back({{"name", name},
+                            {"run_name", name},
+                            {"run_type", "iteration"},
+                            {"repetitions", times.size()},
+                            {"repetition_index", i},
+                            {"iterations", 1000},
+                            {"real_time", times[i]},
+                            {"cpu_time", times[i]},
+                            {"time_unit", "ns"}});
+    }
+    benchmarks.push_back({{"name", name + "_mean"},
+                          {"run_name", name},
+                          {"run_type", "aggregate"},
+                          {"aggregate_name", "mean"},
+                          {"iterations", times.size()},
+                          {"real_time", 1.0},
+                          {"cpu_time", 1.0},
+                          {"time_unit", "ns"}});
+  }
+  return {{"context", {{"date", date}, {"host_name", "h"}, {"num_cpus", 4}, {"caches", json::array()}}},
+          {"benchmarks", benchmarks}};
+}
+
+// Writes the record to a file named after the running test, so that tests run in parallel never share one.
+inline std::string write(const json& record, const std::string& name) {
+  const auto* info = ::testing::UnitTest::GetInstance()->current_test_info();
+  const std::string path =
+      ::testing::TempDir() + "report_" + info->test_suite_name() + "_" + info->name() + "_" + name + ".json";
+  std::ofstream(path) << record.dump(2);
+  return path;
+}
+
+}  // namespace report_test

@@ -1,0 +1,231 @@
+#include "tools/markdown_report.h"
+
+#include <algorithm>
+#include <cctype>
+#include <cstdio>
+#include <optional>
+#include <ostream>
+#include <string>
+#include <vector>
+
+#include "reporters/console_table.h"
+#include "reporters/statistics.h"
+
+namespace gbx::tools {
+
+namespace {
+
+// Prose: names such as BM_Sort<int> must not read as HTML tags ('<' before a letter, '/', '!' or '?'
+// starts one; "p < 0.001" does not), and a newline would break a table row or list item.
+std::string text(const std::string& raw) {
+  std::string out;
+  for (std::size_t i = 0; i < raw.size(); ++i) {
+    const char next = i + 1 < raw.size() ? raw[i + 1] : ' ';
+    if (raw[i] == '<' &&
+        (std::isalpha(static_cast<unsigned char>(next)) || next == '/' || next == '!' || next == '?')) {
+      out += "&lt;";
+    } else if (raw[i] == '\n' || raw[i] == '\r') {
+      out += ' ';
+    } else {
+      out += raw[i];
+    }
+  }
+  return out;
+}
+
+// A table cell: besides, a '|' would end it.
+std::string cell(const std::string& raw) {
+  std::string out;
+  for (const char c : text(raw)) {
+    if (c == '|') {
+      out += "\\|";
+    } else {
+      out += c;
+    }
+  }
+  return out.empty() ? "-" : out;
+}
+
+// Inline code; a backtick inside would close it.
+std::string code(const std::string& text) {
+  std::string out = text;
+  for (char& c : out) {
+    if (c == '`' || c == '\n') c = '\'';
+  }
+  return "`" + out + "`";
+}
+
+template <typename T, typename F>
+std::string or_dash(const std::optional<T>& value, F format) {
+  return value ? format(*value) : "-";
+}
+
+std::string interval_text(const std::optional<double>& lower, const std::optional<double>& upper) {
+  if (!lower || !upper) return "-";
+  return "[" + format_duration(*lower) + ", " + format_duration(*upper) + "]";
+}
+
+std::string accuracy_text(const BenchmarkRow& row) {
+  if (!row.accuracy_passed) return "not checked";
+  const std::string error = or_dash(row.rel_l2_error, format_scientific);
+  return error + (*row.accuracy_passed ? " passed" : " **FAILED**");
+}
+
+std::string memory_text(const BenchmarkRow& row) {
+  return row.memory_bytes ? format_bytes(*row.memory_bytes) + " " + row.memory_kind : "-";
+}
+
+std::string flags_text(const BenchmarkRow& row) {
+  std::vector<std::string> names;
+  for (const auto& flag : row.flags) {
+    if (std::find(names.begin(), names.end(), flag.flag) == names.end()) names.push_back(flag.flag);
+  }
+  std::string text;
+  for (const auto& name : names) text += (text.empty() ? "" : ", ") + name;
+  return text;
+}
+
+void write_facts(std::ostream& out, const char* title, const std::vector<Fact>& facts) {
+  if (facts.empty()) return;
+  out << "**" << title << ":** ";
+  for (std::size_t i = 0; i < facts.size(); ++i)
+    out << (i == 0 ? "" : "; ") << facts[i].first << " " << facts[i].second;
+  out << "\n\n";
+}
+
+void write_run(std::ostream& out, const RunReport& run) {
+  out << "## Run " << run.label << ": " << (run.run_id.empty() ? "no run id" : code(run.run_id)) << "\n\n";
+  out << "File " << code(run.path) << " | created " << (run.created.empty() ? "unknown" : run.created)
+      << " | checksum: " << run.checksum_status << "\n\n";
+  if (run.interrupted) out << "> **Interrupted:** the run was stopped; only finished benchmarks are kept.\n\n";
+  write_facts(out, "Environment", run.environment);
+  write_facts(out, "Protocol", run.protocol);
+
+  out << "| Benchmark | Median | 95% CI | CV | p99 | n | Error (rel. L2) | Memory | GFLOP/s | GB/s | Of peak | Flags "
+         "|\n"
+      << "|---|---:|---|---:|---:|---:|---|---|---:|---:|---:|---|\n";
+  std::vector<const BenchmarkRow*> skipped;
+  for (const auto& row : run.benchmarks) {
+    if (row.skipped) {
+      skipped.push_back(&row);
+      continue;
+    }
+    out << "| " << cell(row.name) << " | " << format_duration(row.median) << " | "
+        << interval_text(row.median_lower, row.median_upper) << " | " << or_dash(row.cv, format_percent) << " | "
+        << or_dash(row.p99, format_duration) << " | " << row.count << " | " << cell(accuracy_text(row)) << " | "
+        << cell(memory_text(row)) << " | " << or_dash(row.gflops, format_significant) << " | "
+        << or_dash(row.gbytes, format_significant) << " | " << or_dash(row.fraction_of_peak, format_percent) << " | "
+        << cell(flags_text(row)) << " |\n";
+  }
+  out << "\n";
+  for (const auto* row : skipped) out << "- skipped: " << code(row->name) << ": " << text(row->skip_reason) << "\n";
+  if (!skipped.empty()) out << "\n";
+  if (!run.missing_facts.empty()) {
+    out << "**Missing facts** (plain Google Benchmark JSON, without a gbx section):\n\n";
+    for (const auto& fact : run.missing_facts) out << "- " << fact << "\n";
+    out << "\n";
+  }
+}
+
+void write_pareto(std::ostream& out, const ReportModel& model) {
+  const RunReport& run = pareto_run(model);
+  std::vector<const ParetoGroup*> groups;
+  for (const auto& group : model.pareto) {
+    if (group.variants.size() + group.failed.size() >= 2) groups.push_back(&group);
+  }
+  if (groups.empty()) return;
+  out << "## Pareto fronts (run " << run.label << ")\n\n"
+      << "Latency, error and memory, all lower-is-better; a variant is dominated when another is at least as good "
+         "on every objective and better on one, latency counting only when the intervals separate.\n\n";
+  for (const auto* group : groups) {
+    out << "### " << text(group->problem) << "\n\n"
+        << "| Variant | Median latency | 95% CI | Error (rel. L2) | Memory | Frontier | P(frontier) | Dominated by |\n"
+        << "|---|---:|---|---:|---:|---|---:|---|\n";
+    for (const auto& v : group->variants) {
+      std::string dominated_by = "-";
+      if (v.dominated_by) dominated_by = pareto_label(*group, *v.dominated_by);
+      out << "| " << cell(v.variant) << " | " << format_duration(v.latency_median) << " | "
+          << interval_text(v.latency_lower, v.latency_upper) << " | " << or_dash(v.error, format_scientific) << " | "
+          << or_dash(v.memory_bytes, format_bytes) << " | " << (v.on_frontier ? "**yes**" : "no") << " | "
+          << format_fixed(v.frontier_probability, 2) << " | " << cell(dominated_by) << " |\n";
+    }
+    for (const auto& f : group->failed) {
+      out << "| " << cell(f.variant) << " | " << or_dash(median(f.latency_samples), format_duration) << " | - | "
+          << or_dash(f.error, format_scientific) << " | " << or_dash(f.memory_bytes, format_bytes)
+          << " | failed accuracy | - | " << cell(f.failure) << " |\n";
+    }
+    out << "\n" << text(pareto_sentence(*group)) << "\n\n";
+  }
+}
+
+void write_comparison(std::ostream& out, const ReportModel& model) {
+  const Comparison& comparison = *model.comparison;
+  const RunReport& base = model.runs[0];
+  const RunReport& candidate = model.runs[1];
+  out << "## Comparison: " << candidate.label << " against " << base.label << "\n\n"
+      << "Base " << code(base.path) << ", candidate " << code(candidate.path) << ": the ratio is candidate / base.\n\n";
+  if (!comparison.compatible()) {
+    out << "> **Warning: the records are not compatible**, so this is not a sound comparison. These facts differ:\n";
+    for (const auto& d : comparison.differences) {
+      out << "> - " << text(d.what) << ": base " << code(d.base) << ", candidate " << code(d.candidate) << "\n";
+    }
+    out << "\n";
+  }
+  if (comparison.rows.empty()) {
+    out << "The records have no benchmark name in common.\n\n";
+  } else {
+    print_comparison_markdown(out, comparison);
+  }
+  for (const auto& name : comparison.only_in_base) out << "- only in the base: " << code(name) << "\n";
+  for (const auto& name : comparison.only_in_candidate) out << "- only in the candidate: " << code(name) << "\n";
+  if (comparison.fewer_facts) out << "\nNote: " << kFewerFactsNote << ".\n";
+  out << "\n";
+}
+
+void write_trend(std::ostream& out, const ReportModel& model) {
+  out << "## Trend over " << model.runs.size() << " runs, by date\n\n| Benchmark |";
+  for (const std::size_t run : model.by_date) {
+    out << " " << model.runs[run].label;
+    if (!model.runs[run].created.empty()) out << " (" << model.runs[run].created << ")";
+    out << " |";
+  }
+  out << " Change |\n|---|";
+  for (std::size_t i = 0; i < model.by_date.size(); ++i) out << "---|";
+  out << "---:|\n";
+  for (const auto& series : model.trends) {
+    out << "| " << cell(series.label) << " |";
+    for (const std::size_t run : model.by_date) {
+      const auto point =
+          std::find_if(series.points.begin(), series.points.end(), [&](const TrendPoint& p) { return p.run == run; });
+      if (point == series.points.end()) {
+        out << " - |";
+      } else {
+        out << " " << format_duration(point->median) << " " << interval_text(point->lower, point->upper) << " |";
+      }
+    }
+    const double first = series.points.front().median;
+    const double last = series.points.back().median;
+    std::string change = "-";
+    if (series.points.size() > 1 && first > 0.0) {
+      char text[32];
+      std::snprintf(text, sizeof text, "%+.1f%%", 100.0 * (last / first - 1.0));
+      change = text;
+    }
+    out << " " << change << " |\n";
+  }
+  out << "\n";
+  for (const auto& series : model.trends) out << "- " << text(series.sentence) << "\n";
+  out << "\n";
+}
+
+}  // namespace
+
+void write_markdown_report(std::ostream& out, const ReportModel& model) {
+  out << "# gbx report\n\n";
+  for (const auto& run : model.runs) write_run(out, run);
+  write_pareto(out, model);
+  if (model.comparison) write_comparison(out, model);
+  if (!model.trends.empty()) write_trend(out, model);
+}
+
+}  // namespace gbx::tools

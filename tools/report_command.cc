@@ -1,0 +1,82 @@
+#include "tools/report_command.h"
+
+#include <cstdlib>
+#include <ostream>
+#include <sstream>
+#include <stdexcept>
+
+#include "reporters/atomic_file.h"
+#include "tools/html_report.h"
+#include "tools/markdown_report.h"
+#include "tools/record_loader.h"
+#include "tools/report_model.h"
+
+#ifndef GBX_REPORT_ASSETS_DIR
+#define GBX_REPORT_ASSETS_DIR "tools/report/node_modules"
+#endif
+
+namespace gbx::tools {
+
+AssetsLocation locate_assets(const std::string& option) {
+  if (!option.empty()) return {option, "--assets"};
+  const char* variable = std::getenv("GBX_REPORT_ASSETS");
+  if (variable != nullptr && *variable != '\0') return {variable, "GBX_REPORT_ASSETS"};
+  return {GBX_REPORT_ASSETS_DIR, "the default"};
+}
+
+int write_report(const ReportOptions& options, std::ostream& out, std::ostream& err) {
+  if (options.format != "html" && options.format != "markdown") {
+    err << "gbx report: invalid value '" << options.format << "' for --format: expected html or markdown\n";
+    return 2;
+  }
+  if (options.inputs.empty()) {
+    err << "gbx report: no record given\n";
+    return 2;
+  }
+  // Everything is read and built before anything is written: a failure leaves no file behind.
+  HtmlAssets assets;
+  if (options.format == "html") {
+    const AssetsLocation location = locate_assets(options.assets);
+    try {
+      assets = read_assets(location.directory);
+    } catch (const std::runtime_error& error) {
+      err << "gbx report: the charting libraries were not found in " << location.directory << " (from "
+          << location.source << "): " << error.what()
+          << "\nRun `npm ci --prefix tools/report` in the gbx source tree, or point --assets (or GBX_REPORT_ASSETS) "
+             "at a node_modules directory that holds vega and vega-lite.\n";
+      return 2;
+    }
+  }
+  ReportModel model;
+  try {
+    model = build_report_model(options.inputs);
+  } catch (const BadRecord& error) {
+    err << "gbx report: " << error.what() << "\n";
+    return 2;
+  }
+
+  std::string content;
+  if (options.format == "html") {
+    content = html_report(model, assets);
+  } else {
+    std::ostringstream text;
+    write_markdown_report(text, model);
+    content = text.str();
+  }
+  std::string output = options.output;
+  if (output.empty() && options.format == "html") output = "report.html";
+  if (output.empty() || output == "-") {
+    out << content;
+    return 0;
+  }
+  try {
+    write_file_atomically(output, content);
+  } catch (const std::runtime_error& error) {
+    err << "gbx report: " << error.what() << "\n";
+    return 2;
+  }
+  out << "gbx report: wrote " << output << "\n";
+  return 0;
+}
+
+}  // namespace gbx::tools

@@ -1,0 +1,131 @@
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "reporters/pareto.h"
+#include "tools/compare_command.h"
+#include "tools/record_loader.h"
+
+// What `gbx report` shows, computed once from the records and then written as Markdown or HTML
+// (docs/report.md). Nothing here formats for one output more than for the other.
+
+namespace gbx::tools {
+
+// A labelled fact for the environment and protocol summaries.
+using Fact = std::pair<std::string, std::string>;
+
+struct FlagNote {
+  std::string flag;  // outliers, drift, ...
+  std::string message;
+};
+
+// One benchmark name of one run, its repetitions pooled.
+struct BenchmarkRow {
+  std::string name;  // the full Google Benchmark name
+  std::string problem;
+  std::string variant;
+  std::string label;  // "problem variant", or the name when the record does not say
+  std::string region;
+  std::string precision;
+  bool skipped = false;  // error_occurred and never measured: why is in skip_reason
+  std::string skip_reason;
+
+  std::size_t repetitions = 0;
+  std::vector<double> samples;  // seconds per run, every repetition's
+  std::size_t count = 0;
+  double median = 0.0;
+  std::optional<double> median_lower;  // the median's interval at median_level
+  std::optional<double> median_upper;
+  double median_level = 0.95;
+  std::optional<double> cv;
+  std::optional<double> p99;
+
+  std::optional<double> rel_l2_error;
+  std::optional<bool> accuracy_passed;  // absent: accuracy not checked
+  std::optional<double> memory_bytes;
+  std::string memory_kind;  // "device peak" or "host peak"
+  std::optional<double> gflops;
+  std::optional<double> gbytes;
+  std::optional<double> arithmetic_intensity;
+  std::optional<double> fraction_of_peak;
+  std::optional<double> fraction_of_peak_bandwidth;
+  std::optional<double> peak_flops;  // per second, as the record names them
+  std::optional<double> peak_bytes;
+  std::vector<FlagNote> flags;
+};
+
+struct RunReport {
+  std::string path;
+  std::string label;  // "#1", "#2": the position on the command line, 1-based
+  std::string run_id;
+  std::string created;                       // gbx.created_utc, else context.date, else empty
+  std::optional<std::int64_t> created_unix;  // seconds since the epoch, when `created` parses
+  std::string checksum_status;               // "intact", or "none: plain Google Benchmark JSON"
+  bool has_gbx = false;
+  bool interrupted = false;
+  std::vector<Fact> environment;
+  std::vector<Fact> protocol;
+  std::vector<BenchmarkRow> benchmarks;    // measured ones first, in the record's order, then skipped ones
+  std::vector<std::string> missing_facts;  // what plain Google Benchmark JSON cannot say
+};
+
+struct TrendPoint {
+  std::size_t run = 0;  // index into ReportModel::runs
+  double median = 0.0;
+  std::optional<double> lower;
+  std::optional<double> upper;
+};
+
+// One benchmark name across the runs that measured it, ordered by date.
+struct TrendSeries {
+  std::string name;
+  std::string label;
+  std::vector<TrendPoint> points;
+  std::string sentence;  // the change from the first point to the last, and whether the intervals overlap
+};
+
+struct ReportModel {
+  std::vector<RunReport> runs;           // command-line order
+  std::optional<Comparison> comparison;  // exactly two runs: the first is the base
+  std::vector<std::size_t> by_date;      // run indices, oldest first (undated runs last, as given)
+  std::vector<TrendSeries> trends;       // three runs or more
+  std::vector<ParetoGroup> pareto;       // of pareto_run(), the only run whose fronts are shown
+};
+
+// Loads and summarises the records. Throws BadRecord naming the file and the fault.
+ReportModel build_report_model(const std::vector<std::string>& paths);
+
+// The run whose Pareto fronts the report shows: the last one given (the candidate of two). The fronts
+// of one run are what a reader acts on; those of every run would repeat them.
+const RunReport& pareto_run(const ReportModel& model);
+
+// Seconds since the epoch of an ISO 8601 time ("2026-11-30T04:17:41Z", "...+01:00"); absent otherwise.
+std::optional<std::int64_t> parse_iso8601(const std::string& text);
+
+// A variant's label (its `variant`) from its benchmark name, which the Pareto analysis identifies it by.
+std::string pareto_label(const ParetoGroup& group, const std::string& name);
+
+// The one-sentence conclusion of a Pareto group, e.g. "On gemm/m=1024,n=1024,k=1024, openblas_sgemm is on
+// the frontier (fastest); cpu_naive is dominated by openblas_sgemm."
+std::string pareto_sentence(const ParetoGroup& group);
+
+// Readable numbers for both outputs: "16.0 KiB", "12.3%", "155" / "3.38" (three significant digits),
+// "5.34e-07", "0.93". Each gives "-" for a value that is not finite.
+std::string format_bytes(double bytes);
+std::string format_percent(double fraction);
+std::string format_significant(double value);
+std::string format_scientific(double value);
+std::string format_fixed(double value, int decimals);
+
+// The duration unit for values around `seconds`: {"us", 1e6} and so on.
+struct TimeUnit {
+  const char* name;
+  double scale;
+};
+TimeUnit time_unit_for(double seconds);
+
+}  // namespace gbx::tools
