@@ -750,6 +750,22 @@ std::vector<BootstrapAtom> exact_median_distribution(const std::vector<double>& 
   return exact_median_of_sorted(sorted);
 }
 
+MedianLawSampler::MedianLawSampler(const std::vector<double>& samples) {
+  double sum = 0.0;
+  for (const BootstrapAtom& atom : exact_median_distribution(samples)) {
+    sum += atom.probability;
+    values_.push_back(atom.value);
+    cumulative_.push_back(sum);
+  }
+}
+
+double MedianLawSampler::draw(std::mt19937_64& engine) const {
+  // The atoms' total falls short of 1 by at most ~1e-14; scaling u by it keeps every draw on an atom.
+  const double u = static_cast<double>(engine() >> 11) * 0x1.0p-53 * cumulative_.back();
+  const auto at = std::upper_bound(cumulative_.begin(), cumulative_.end(), u) - cumulative_.begin();
+  return values_[std::min<std::size_t>(static_cast<std::size_t>(at), values_.size() - 1)];
+}
+
 std::optional<std::string> saddlepoint_mean_check(const std::vector<double>& samples) {
   if (samples.empty()) return "no samples";
   if (!all_finite(samples)) return "a sample is not finite";

@@ -3,6 +3,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <optional>
+#include <random>
 #include <string>
 #include <utility>
 #include <vector>
@@ -98,6 +99,21 @@ struct BootstrapAtom {
 // within that. Empty for empty or non-finite input. Cost O(n log n), mostly the sort: only the ranks
 // within about 9 standard deviations (sqrt(n) / 2 ranks each) of the middle carry mass.
 std::vector<BootstrapAtom> exact_median_distribution(const std::vector<double>& samples);
+
+// Draws a resample's median from the exact law above by inverse CDF, without resampling: what the
+// median ratio interval and the Pareto frontier probabilities draw from. Empty for empty or
+// non-finite input.
+class MedianLawSampler {
+ public:
+  explicit MedianLawSampler(const std::vector<double>& samples);
+  bool empty() const { return values_.empty(); }
+  // 53 random bits of one engine output; not to be called when empty().
+  double draw(std::mt19937_64& engine) const;
+
+ private:
+  std::vector<double> values_;
+  std::vector<double> cumulative_;
+};
 
 // Why the saddlepoint approximation of the mean's bootstrap distribution would not be accurate enough
 // for these samples (fewer than kSaddlepointMinSamples, a lattice or lumps; see bootstrap.cc), or

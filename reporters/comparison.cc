@@ -148,37 +148,15 @@ std::optional<RatioInterval> median_ratio_interval(const std::vector<double>& ba
   const std::optional<double> cand_median = median(cand);
   if (!base_median || !cand_median || !(*base_median > 0.0) || !(*cand_median > 0.0)) return std::nullopt;
 
-  // Cumulative probabilities of each side's exact median bootstrap law, for inverse-CDF draws.
-  struct Law {
-    std::vector<double> values;
-    std::vector<double> cumulative;
-  };
-  const auto make_law = [](const std::vector<double>& samples) {
-    Law law;
-    double sum = 0.0;
-    for (const BootstrapAtom& atom : exact_median_distribution(samples)) {
-      sum += atom.probability;
-      law.values.push_back(atom.value);
-      law.cumulative.push_back(sum);
-    }
-    return law;
-  };
-  const Law base_law = make_law(base);
-  const Law cand_law = make_law(cand);
-  if (base_law.values.empty() || cand_law.values.empty()) return std::nullopt;
+  const MedianLawSampler base_law(base);
+  const MedianLawSampler cand_law(cand);
+  if (base_law.empty() || cand_law.empty()) return std::nullopt;
 
   std::mt19937_64 engine(seed);
-  const auto draw = [&engine](const Law& law) {
-    // The atoms' total falls short of 1 by at most ~1e-14; scaling u by it keeps every draw in range.
-    const double u = static_cast<double>(engine() >> 11) * 0x1.0p-53 * law.cumulative.back();
-    const auto it = std::upper_bound(law.cumulative.begin(), law.cumulative.end(), u);
-    return law
-        .values[std::min<std::size_t>(static_cast<std::size_t>(it - law.cumulative.begin()), law.values.size() - 1)];
-  };
   std::vector<double> ratios(resamples);
   for (double& ratio : ratios) {
-    const double b = draw(base_law);
-    const double c = draw(cand_law);
+    const double b = base_law.draw(engine);
+    const double c = cand_law.draw(engine);
     if (!(b > 0.0)) return std::nullopt;
     ratio = c / b;
   }

@@ -59,31 +59,6 @@ std::vector<bool> frontier_of(const std::vector<Position>& positions, Used used)
   return on;
 }
 
-// A variant's median bootstrap law as values and cumulative probabilities, for inverse-CDF draws.
-struct Law {
-  std::vector<double> values;
-  std::vector<double> cumulative;
-};
-
-Law law_of(const std::vector<double>& samples) {
-  Law law;
-  double sum = 0.0;
-  for (const BootstrapAtom& atom : exact_median_distribution(samples)) {
-    sum += atom.probability;
-    law.values.push_back(atom.value);
-    law.cumulative.push_back(sum);
-  }
-  return law;
-}
-
-double draw(const Law& law, std::mt19937_64& engine) {
-  // 53 random bits in [0, 1), scaled by the atoms' total (short of 1 by at most ~1e-14) so that every
-  // draw lands on an atom.
-  const double u = static_cast<double>(engine() >> 11) * 0x1.0p-53 * law.cumulative.back();
-  const auto at = std::upper_bound(law.cumulative.begin(), law.cumulative.end(), u) - law.cumulative.begin();
-  return law.values[std::min<std::size_t>(static_cast<std::size_t>(at), law.values.size() - 1)];
-}
-
 std::optional<double> finite(std::optional<double> value) {
   return value && std::isfinite(*value) ? value : std::nullopt;
 }
@@ -113,7 +88,7 @@ ParetoGroup analyze_pareto(const std::string& problem, const std::vector<ParetoC
   group.level = options.level;
   group.resamples = options.resamples;
 
-  std::vector<Law> laws;
+  std::vector<MedianLawSampler> laws;
   MissingObjective no_latency{"latency", {}};
   BootstrapOptions interval_options;
   interval_options.level = options.level;
@@ -140,7 +115,7 @@ ParetoGroup analyze_pareto(const std::string& problem, const std::vector<ParetoC
     v.memory_bytes = finite(candidate.memory_bytes);
     v.memory_kind = candidate.memory_kind;
     group.variants.push_back(std::move(v));
-    laws.push_back(law_of(candidate.latency_samples));
+    laws.emplace_back(candidate.latency_samples);
   }
 
   // An objective counts only when every eligible variant has it: comparing some variants on it and
@@ -190,7 +165,7 @@ ParetoGroup analyze_pareto(const std::string& problem, const std::vector<ParetoC
   std::mt19937_64 engine(options.seed);
   std::vector<Position> drawn = positions;
   for (std::size_t r = 0; r < options.resamples; ++r) {
-    for (std::size_t i = 0; i < count; ++i) drawn[i].latency_lower = drawn[i].latency_upper = draw(laws[i], engine);
+    for (std::size_t i = 0; i < count; ++i) drawn[i].latency_lower = drawn[i].latency_upper = laws[i].draw(engine);
     const std::vector<bool> member = frontier_of(drawn, used);
     for (std::size_t i = 0; i < count; ++i) hits[i] += member[i] ? 1 : 0;
   }
