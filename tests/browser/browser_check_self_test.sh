@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # The browser check can fail: pages that each break the HTML contract in one way (a console error, a
-# chart whose data is empty, a missing table row, a request off the file, an absent chart kind) must
+# chart whose data is empty, a missing table row, a request off the file, a table that does not sort, an absent chart kind) must
 # each fail with the message for that fault, and the same page without the fault must pass.
 #   browser_check_self_test.sh NODE_MODULES_DIR
 set -u
@@ -40,7 +40,9 @@ expect "1 failure(s)"
 expect "run 0 ($dir/record.json): no table row for fake/kahan/n:64/manual_time"
 check network.html 1
 expect "network request (the report must be self-contained): http://127.0.0.1:9/logo.png"
+check unsortable.html 1
+expect 'a click on "Median" did not sort the table ascending'
 check good.html 1 ecdf,pareto,throughput
 expect "1 failure(s)"
 expect 'no chart of the expected kind "throughput"'
-echo "the browser check fails on a console error, an empty chart, a missing row, a request off the file and an absent chart kind"
+echo "the browser check fails on a console error, an empty chart, a missing row, a request off the file, a table that does not sort and an absent chart kind"

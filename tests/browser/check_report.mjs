@@ -3,8 +3,8 @@
 //                         [--expect-kinds ecdf,pareto,throughput,compare|trend]
 // Fails on any console error or page error, any request that leaves the file (the report must be
 // self-contained), a render that does not finish "ok", a chart without a rendered data mark, an
-// expected chart kind that is absent, and a benchmark measured in a record without its table row or
-// its ECDF chart. Exit code 0: pass; 1: fail, every failure listed; 2: bad usage.
+// expected chart kind that is absent, a benchmark measured in a record without its table row or
+// its ECDF chart, and a table that does not sort by its Median column when the header is clicked. Exit code 0: pass; 1: fail, every failure listed; 2: bad usage.
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -144,12 +144,45 @@ async function check(options, failures) {
 
     const seen = await page.evaluate(inspectPage);
     const summary = judge(seen, options, failures);
+    await checkSorting(page, failures);
     fs.mkdirSync(path.dirname(path.resolve(options.screenshot)), {recursive: true});
     await page.screenshot({path: options.screenshot, fullPage: true, timeout: kTimeoutMs});
     return summary;
   } finally {
     if (context) await context.close();
     fs.rmSync(profile, {recursive: true, force: true});
+  }
+}
+
+// The first table, sorted by its Median column with a click and reversed with a second one.
+async function checkSorting(page, failures) {
+  const header = page.locator('table.gbx-benchmarks').first().locator('thead th', {hasText: /^Median$/});
+  if (await header.count() !== 1) {
+    failures.push('the benchmark table has no "Median" column header to sort by');
+    return;
+  }
+  const medians = () => page.evaluate(() => {
+    const table = document.querySelector('table.gbx-benchmarks');
+    const column = [...table.querySelectorAll('thead th')].findIndex((th) => th.textContent.trim() === 'Median');
+    return [...table.tBodies[0].rows]
+        .map((row) => row.cells[column]?.dataset.sort)
+        .filter((key) => key !== undefined && key !== '')
+        .map(Number);
+  });
+  const sorted = (values, sign) => values.every((value, i) => i === 0 || sign * (value - values[i - 1]) >= 0);
+  await header.click();
+  const ascending = await medians();
+  if (ascending.length === 0) {
+    failures.push('the "Median" column has no sort keys (data-sort)');
+    return;
+  }
+  if (!sorted(ascending, 1)) {
+    failures.push(`a click on "Median" did not sort the table ascending: ${ascending.join(', ')}`);
+  }
+  await header.click();
+  const descending = await medians();
+  if (!sorted(descending, -1)) {
+    failures.push(`a second click on "Median" did not reverse the order: ${descending.join(', ')}`);
   }
 }
 

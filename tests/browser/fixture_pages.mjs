@@ -68,27 +68,47 @@ const render = `<script>
 })();
 </script>`;
 
-function page({chartList = charts(), rows = measured, extraScript = ''}) {
+// Sorts the table by the clicked column's data-sort numbers; the unsortable page leaves it out.
+const sortScript = `<script>
+document.querySelectorAll('table.gbx-benchmarks thead th').forEach(function (th, column) {
+  th.addEventListener('click', function () {
+    var ascending = th.dataset.order !== 'asc';
+    th.dataset.order = ascending ? 'asc' : 'desc';
+    var body = th.closest('table').tBodies[0];
+    var key = function (row) { var c = row.cells[column]; return c && c.dataset.sort ? Number(c.dataset.sort) : Infinity; };
+    Array.prototype.slice.call(body.rows)
+        .sort(function (a, b) { return ascending ? key(a) - key(b) : key(b) - key(a); })
+        .forEach(function (row) { body.appendChild(row); });
+  });
+});
+</script>`;
+
+// Medians in nanoseconds, deliberately not in order.
+const medianOf = {[measured[0]]: 11, [measured[1]]: 9};
+
+function page({chartList = charts(), rows = measured, extraScript = '', sorting = sortScript}) {
   const specs = Object.fromEntries(chartList.map((chart) => [chart.id, chart.spec]));
   const containers = chartList.map((chart) => {
     const extra = chart.name ? ` data-name="${escapeAttribute(chart.name)}"`
                              : chart.problem ? ` data-problem="${escapeAttribute(chart.problem)}"` : '';
     return `<div class="gbx-chart" id="${chart.id}" data-kind="${chart.kind}"${extra}></div>`;
   });
-  const tableRows = rows.map((name) => `<tr data-name="${escapeAttribute(name)}"><td>${escapeAttribute(name)}</td></tr>`);
+  const tableRows = rows.map((name) => `<tr data-name="${escapeAttribute(name)}"><td>${escapeAttribute(name)}</td>` +
+                                       `<td data-sort="${medianOf[name] * 1e-9}">${medianOf[name]} ns</td></tr>`);
   return `<!DOCTYPE html>
 <html><head><meta charset="utf-8"><title>fixture report</title>
 ${library('vega/build/vega.min.js')}
 ${library('vega-lite/build/vega-lite.min.js')}
 </head><body>
-<table class="gbx-benchmarks" data-run="0"><thead><tr><th>Benchmark</th></tr></thead>
+<table class="gbx-benchmarks" data-run="0"><thead><tr><th>Benchmark</th><th>Median</th></tr></thead>
 <tbody>
 ${tableRows.join('\n')}
-<tr data-name="fake/cuda/n:64/manual_time" data-skipped="true"><td>skipped</td></tr>
+<tr data-name="fake/cuda/n:64/manual_time" data-skipped="true"><td colspan="2">skipped</td></tr>
 </tbody></table>
 ${containers.join('\n')}
 <script type="application/json" id="gbx-specs">${JSON.stringify(specs).replace(/<\//g, '<\\/')}</script>
 ${extraScript}
+${sorting}
 ${render}
 </body></html>
 `;
@@ -102,6 +122,7 @@ const pages = {
   'empty_chart.html': page({chartList: emptyCharts}),
   'missing_row.html': page({rows: measured.slice(0, 1)}),
   'network.html': page({extraScript: '<img src="http://127.0.0.1:9/logo.png" alt="">'}),
+  'unsortable.html': page({sorting: ''}),
 };
 for (const [name, html] of Object.entries(pages)) fs.writeFileSync(path.join(out, name), html);
 console.log(`fixture pages written to ${out}: ${Object.keys(pages).join(' ')}`);
