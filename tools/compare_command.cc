@@ -171,6 +171,7 @@ Comparison compare_loaded(const LoadedRecord& base, const LoadedRecord& candidat
     rows.push_back(std::move(row));
   }
   std::vector<double> p_values;
+  p_values.reserve(rows.size());
   for (const auto& row : rows) p_values.push_back(row.test.p_value);
   const std::vector<double> adjusted = benjamini_hochberg(p_values);
   for (std::size_t i = 0; i < rows.size(); ++i) {

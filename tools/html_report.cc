@@ -5,6 +5,7 @@
 #include <cmath>
 #include <cstdio>
 #include <fstream>
+#include <limits>
 #include <map>
 #include <optional>
 #include <set>
@@ -90,8 +91,8 @@ Chart ecdf_chart(const ReportModel& model, const NamedRows& named, std::size_t n
   json points = json::array();
   json bands = json::array();
   std::vector<std::string> notes;
-  double smallest = INFINITY;
-  double largest = -INFINITY;
+  double smallest = std::numeric_limits<double>::infinity();
+  double largest = -std::numeric_limits<double>::infinity();
   for (const auto& [run, row] : named.rows) {
     const std::string& label = model.runs[run].label;
     std::vector<double> sorted = row->samples;
@@ -202,15 +203,15 @@ Chart pareto_chart(const ParetoGroup& group, std::size_t number_in_page) {
   const bool by_memory = uses(group, "memory");
   // What goes up the y axis: the error when every variant has one, else memory, else just the names.
   const std::string y_field = by_error ? "error" : (by_memory ? "memory" : "variant");
-  double fastest = INFINITY;
+  double fastest = std::numeric_limits<double>::infinity();
   for (const auto& v : group.variants) fastest = std::min(fastest, v.latency_median);
   const TimeUnit unit = time_unit_for(std::isfinite(fastest) ? fastest : 1e-3);
 
   json values = json::array();
   std::vector<std::string> not_plotted;
-  double smallest = INFINITY;
-  double largest = -INFINITY;
-  double smallest_error = INFINITY;
+  double smallest = std::numeric_limits<double>::infinity();
+  double largest = -std::numeric_limits<double>::infinity();
+  double smallest_error = std::numeric_limits<double>::infinity();
   bool zero_error = false;
   const auto add = [&](json point, const std::optional<double>& error, const std::optional<double>& memory,
                        const std::string& variant) {
@@ -383,8 +384,8 @@ std::optional<Chart> throughput_chart(const ReportModel& model) {
     std::string label;
   };
   std::vector<Roof> roofs;
-  double smallest_ai = INFINITY;
-  double largest_ai = -INFINITY;
+  double smallest_ai = std::numeric_limits<double>::infinity();
+  double largest_ai = -std::numeric_limits<double>::infinity();
   const bool several = model.runs.size() > 1;
   for (const auto& run : model.runs) {
     for (const auto& row : run.benchmarks) {

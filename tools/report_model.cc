@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
+#include <limits>
 #include <map>
 
 #include "reporters/bootstrap.h"
@@ -447,19 +448,21 @@ std::optional<std::int64_t> parse_iso8601(const std::string& text) {
       offset = 0;
     } else if ((zone[0] == '+' || zone[0] == '-') && zone.size() == 6 &&
                std::sscanf(zone.c_str() + 1, "%2d:%2d", &zone_hours, &zone_minutes) == 2) {
-      offset = (zone[0] == '+' ? 1 : -1) * (zone_hours * 3600 + zone_minutes * 60);
+      offset = (zone[0] == '+' ? 1 : -1) * (std::int64_t{zone_hours} * 3600 + std::int64_t{zone_minutes} * 60);
     } else {
       return std::nullopt;
     }
   }
   const std::int64_t days = days_from_civil(year, static_cast<unsigned>(month), static_cast<unsigned>(day));
-  return days * 86400 + hour * 3600 + minute * 60 + second - offset;
+  return days * 86400 + std::int64_t{hour} * 3600 + std::int64_t{minute} * 60 + second - offset;
 }
 
 ReportModel build_report_model(const std::vector<std::string>& paths) {
   ReportModel model;
   std::vector<LoadedRecord> records;
+  records.reserve(paths.size());
   for (const auto& path : paths) records.push_back(load_record(path));  // BadRecord names the file
+  model.runs.reserve(records.size());
   for (std::size_t i = 0; i < records.size(); ++i) model.runs.push_back(summarize_run(records[i], i));
   if (records.size() == 2) model.comparison = compare_loaded(records[0], records[1]);
   model.pareto = pareto_from_record(records.back().json);  // plain Google Benchmark JSON gives none
@@ -516,15 +519,20 @@ std::string pareto_sentence(const ParetoGroup& group) {
     std::vector<std::pair<std::string, std::string>> roles;  // variant, role
     roles.emplace_back(best([](const ParetoVariant& v) { return v.latency_median; }), "fastest");
     if (frontier.size() > 1 && uses_error) {
-      roles.emplace_back(best([](const ParetoVariant& v) { return v.error.value_or(INFINITY); }), "most accurate");
+      roles.emplace_back(
+          best([](const ParetoVariant& v) { return v.error.value_or(std::numeric_limits<double>::infinity()); }),
+          "most accurate");
     }
     if (frontier.size() > 1 && uses_memory) {
-      roles.emplace_back(best([](const ParetoVariant& v) { return v.memory_bytes.value_or(INFINITY); }),
-                         "least memory");
+      roles.emplace_back(
+          best([](const ParetoVariant& v) { return v.memory_bytes.value_or(std::numeric_limits<double>::infinity()); }),
+          "least memory");
     }
     // One phrase per variant: "a fastest and least memory, b most accurate".
     std::vector<std::pair<std::string, std::vector<std::string>>> by_variant;
-    for (const auto& [variant, role] : roles) {
+    for (const auto& [variant_of_role, role] : roles) {
+      // A named copy: C++17 lambdas cannot capture a structured binding.
+      const std::string& variant = variant_of_role;
       if (variant.empty()) continue;
       auto found =
           std::find_if(by_variant.begin(), by_variant.end(), [&](const auto& p) { return p.first == variant; });
@@ -535,10 +543,12 @@ std::string pareto_sentence(const ParetoGroup& group) {
       }
     }
     std::vector<std::string> phrases;
+    phrases.reserve(by_variant.size());
     for (const auto& [variant, list] : by_variant) {
       phrases.push_back(frontier.size() == 1 ? join_words(list) : variant + " " + join_words(list));
     }
     std::vector<std::string> names;
+    names.reserve(frontier.size());
     for (const auto* v : frontier) names.push_back(v->variant);
     clauses.push_back("On " + group.problem + ", " + join_words(names) + (names.size() == 1 ? " is" : " are") +
                       " on the frontier" + (phrases.empty() ? "" : " (" + join(phrases, ", ") + ")"));
