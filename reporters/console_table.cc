@@ -19,44 +19,13 @@ std::string short_name(const benchmark::BenchmarkReporter::Run& run) {
   return name;
 }
 
-struct Unit {
-  double scale;
-  const char* name;
-};
-
-Unit unit_for(double seconds) {
-  const double magnitude = std::fabs(seconds);
-  if (magnitude < 1e-6) return {1e9, "ns"};
-  if (magnitude < 1e-3) return {1e6, "us"};
-  if (magnitude < 1.0) return {1e3, "ms"};
-  return {1.0, "s"};
-}
-
-std::string three_digits(double value) {
-  char text[32];
-  const double magnitude = std::fabs(value);
-  const int decimals = magnitude >= 100 ? 0 : (magnitude >= 10 ? 1 : 2);
-  std::snprintf(text, sizeof text, "%.*f", decimals, value);
-  return text;
-}
-
 // Left-aligned in width, and never touching the next column.
 std::string pad(std::string text, std::size_t width) {
   text.append(text.size() + 2 <= width ? width - text.size() : 2, ' ');
   return text;
 }
 
-std::string pad_left(const std::string& text, std::size_t width) {
-  return text.size() >= width ? text : std::string(width - text.size(), ' ') + text;
-}
-
 }  // namespace
-
-std::string format_duration(double seconds) {
-  if (!std::isfinite(seconds)) return "-";
-  const Unit unit = unit_for(seconds);
-  return three_digits(seconds * unit.scale) + " " + unit.name;
-}
 
 ConsoleTable::ConsoleTable(std::ostream& out, Protocol protocol, std::string run_id)
     : out_(out), protocol_(protocol), run_id_(std::move(run_id)) {}
@@ -93,7 +62,7 @@ void ConsoleTable::print_row(const benchmark::BenchmarkReporter::Run& run, const
     // Google Benchmark keeps a percentage aggregate (the CV) as a bare ratio, not scaled to a unit.
     const std::string shown =
         run.aggregate_unit == benchmark::kPercentage
-            ? three_digits(100.0 * run.real_accumulated_time) + " %"
+            ? format_three_digits(100.0 * run.real_accumulated_time) + " %"
             : format_duration(run.GetAdjustedRealTime() / benchmark::GetTimeUnitMultiplier(run.time_unit));
     out_ << line << pad_left(shown, 10) << "   (" << run.aggregate_name << " of " << run.iterations
          << " repetition medians)\n"
@@ -105,13 +74,13 @@ void ConsoleTable::print_row(const benchmark::BenchmarkReporter::Run& run, const
     return;
   }
   const Summary& s = *analysis->summary;
-  const Unit unit = unit_for(s.median);
+  const TimeUnit unit = time_unit_for(s.median);
   std::string ci = "-";
   if (analysis->median_ci.interval) {
-    ci = "[" + three_digits(analysis->median_ci.interval->lower * unit.scale) + ", " +
-         three_digits(analysis->median_ci.interval->upper * unit.scale) + "] " + unit.name;
+    ci = "[" + format_three_digits(analysis->median_ci.interval->lower * unit.scale) + ", " +
+         format_three_digits(analysis->median_ci.interval->upper * unit.scale) + "] " + unit.name;
   }
-  const std::string cv = s.cv ? three_digits(100.0 * *s.cv) + "%" : "-";
+  const std::string cv = s.cv ? format_three_digits(100.0 * *s.cv) + "%" : "-";
   std::string flags;
   for (const auto& flag : analysis->flags) flags += (flags.empty() ? "" : "; ") + flag.message;
   line += pad_left(format_duration(s.median), 10) + "   " + pad(ci, 22) + pad_left(cv, 7) +

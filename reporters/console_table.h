@@ -8,12 +8,10 @@
 
 #include "extensions/protocol.h"
 #include "extensions/sample_channel.h"
+#include "reporters/format.h"
 #include "reporters/run_analysis.h"
 
 namespace gbx {
-
-// Seconds in a readable unit with three significant digits: "812 ns", "2.31 us", "40.2 ms".
-std::string format_duration(double seconds);
 
 // The console view: one row per benchmark with its median, the median's 95% interval, CV, n,
 // p99 and flags, then one line naming the protocol.

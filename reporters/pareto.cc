@@ -11,7 +11,7 @@
 #include <utility>
 
 #include "reporters/bootstrap.h"
-#include "reporters/console_table.h"
+#include "reporters/format.h"
 #include "reporters/statistics.h"
 
 namespace gbx {
@@ -317,45 +317,9 @@ nlohmann::json pareto_json(const std::vector<ParetoGroup>& groups) {
 
 namespace {
 
-std::string format_bytes(const std::optional<double>& bytes) {
-  if (!bytes) return "-";
-  const char* units[] = {"B", "KiB", "MiB", "GiB", "TiB"};
-  double value = *bytes;
-  std::size_t unit = 0;
-  while (std::fabs(value) >= 1024.0 && unit + 1 < std::size(units)) {
-    value /= 1024.0;
-    ++unit;
-  }
-  char text[32];
-  if (unit == 0) {
-    std::snprintf(text, sizeof text, "%.0f B", value);
-  } else {
-    std::snprintf(text, sizeof text, "%.*f %s", value >= 100 ? 0 : (value >= 10 ? 1 : 2), value, units[unit]);
-  }
-  return text;
-}
-
-std::string format_error(const std::optional<double>& error) {
-  if (!error) return "-";
-  char text[32];
-  std::snprintf(text, sizeof text, "%.2e", *error);
-  return text;
-}
-
-std::string format_probability(double p) {
-  if (!std::isfinite(p)) return "-";
-  char text[16];
-  std::snprintf(text, sizeof text, "%.2f", p);
-  return text;
-}
-
 std::string pad(std::string text, std::size_t width) {
   if (text.size() < width) text.append(width - text.size(), ' ');
   return text;
-}
-
-std::string pad_left(const std::string& text, std::size_t width) {
-  return text.size() >= width ? text : std::string(width - text.size(), ' ') + text;
 }
 
 std::string joined(const std::vector<std::string>& items) {
@@ -394,11 +358,12 @@ void print_pareto(std::ostream& out, const std::vector<ParetoGroup>& groups) {
     const auto columns = [&](char marker, const std::string& name, double median, const std::optional<double>& error,
                              const std::optional<double>& memory) {
       return std::string("  ") + marker + " " + pad(label(name), width) + pad_left(format_duration(median), 9) +
-             "  error " + pad_left(format_error(error), 8) + "  memory " + pad_left(format_bytes(memory), 9);
+             "  error " + pad_left(format_scientific(error.value_or(NAN)), 8) + "  memory " +
+             pad_left(format_bytes(memory.value_or(NAN)), 9);
     };
     for (const ParetoVariant& v : group.variants) {
       out << columns(v.on_frontier ? '*' : ' ', v.name, v.latency_median, v.error, v.memory_bytes)
-          << "  P(frontier)=" << format_probability(v.frontier_probability);
+          << "  P(frontier)=" << format_fixed(v.frontier_probability, 2);
       if (v.dominated_by) out << "  dominated by " << label(*v.dominated_by);
       out << "\n";
     }

@@ -4,6 +4,8 @@
 #include <cmath>
 #include <cstdio>
 
+#include "reporters/format.h"
+
 namespace gbx {
 
 namespace {
@@ -42,12 +44,6 @@ nlohmann::json interval_json(const BootstrapResult& b) {
   return j;
 }
 
-std::string percent(double fraction) {
-  char text[32];
-  std::snprintf(text, sizeof text, "%.1f%%", 100.0 * fraction);
-  return text;
-}
-
 void add_flags(const RunRecord& record, RunAnalysis& a) {
   const auto& o = a.outliers;
   if (o.tukey && o.tukey->count() > 0) {
@@ -56,9 +52,10 @@ void add_flags(const RunRecord& record, RunAnalysis& a) {
                        std::to_string(o.tukey->count()) + " Tukey outliers (" + std::to_string(severe) + " severe)"});
   }
   if (o.slow_start && o.slow_start->flagged) {
-    a.flags.push_back({"slow_start", o.slow_start->relative_excess,
-                       "first " + std::to_string(o.slow_start->head_count) + " samples slower" +
-                           (o.slow_start->relative_excess ? " by " + percent(*o.slow_start->relative_excess) : "")});
+    a.flags.push_back(
+        {"slow_start", o.slow_start->relative_excess,
+         "first " + std::to_string(o.slow_start->head_count) + " samples slower" +
+             (o.slow_start->relative_excess ? " by " + format_percent(*o.slow_start->relative_excess) : "")});
   }
   if (o.autocorrelation && o.autocorrelation->flagged) {
     a.flags.push_back({"autocorrelation", o.autocorrelation->lag1,
@@ -67,7 +64,7 @@ void add_flags(const RunRecord& record, RunAnalysis& a) {
   if (o.drift && o.drift->flagged) {
     a.flags.push_back({"drift", o.drift->relative_change,
                        "second half's median differs" +
-                           (o.drift->relative_change ? " by " + percent(*o.drift->relative_change) : "")});
+                           (o.drift->relative_change ? " by " + format_percent(*o.drift->relative_change) : "")});
   }
   if (record.accuracy && !record.accuracy->passed) {
     const Accuracy& acc = *record.accuracy;
@@ -80,11 +77,11 @@ void add_flags(const RunRecord& record, RunAnalysis& a) {
   const Measurement& m = record.measurement;
   if (!record.stopping.reached) {
     const std::string why = m.time_bound_reached ? "max_time" : (m.sample_bound_reached ? "max_samples" : "a bound");
-    a.flags.push_back(
-        {"target_not_reached", record.stopping.achieved_rel_ci,
-         record.stopping.rule == "target_rel_ci"
-             ? "stopped at " + why + " before the median's CI reached +/-" + percent(record.stopping.target_rel_ci)
-             : "stopped at " + why + " before min_samples"});
+    a.flags.push_back({"target_not_reached", record.stopping.achieved_rel_ci,
+                       record.stopping.rule == "target_rel_ci"
+                           ? "stopped at " + why + " before the median's CI reached +/-" +
+                                 format_percent(record.stopping.target_rel_ci)
+                           : "stopped at " + why + " before min_samples"});
   }
   if (m.below_resolution) {
     a.flags.push_back(

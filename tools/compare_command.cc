@@ -10,7 +10,7 @@
 
 #include "reporters/bootstrap.h"
 #include "reporters/comparison.h"
-#include "reporters/console_table.h"
+#include "reporters/format.h"
 #include "tools/record_loader.h"
 
 namespace gbx::tools {
@@ -50,35 +50,24 @@ std::optional<std::string> fact(const nlohmann::json& record, const GateField& f
   return text;
 }
 
-std::string percent(double fraction) {
-  char text[32];
-  std::snprintf(text, sizeof text, "%.1f%%", 100.0 * fraction);
-  return text;
-}
-
-std::string fixed(double value, int decimals) {
-  char text[32];
-  std::snprintf(text, sizeof text, "%.*f", decimals, value);
-  return text;
-}
-
-std::string p_text(double p) { return p < 0.001 ? "p < 0.001" : "p = " + fixed(p, 3); }
+std::string p_text(double p) { return p < 0.001 ? "p < 0.001" : "p = " + format_fixed(p, 3); }
 
 std::string sentence_for(const ComparisonRow& row, double band) {
   std::string s = row.label + ": ";
   if (!row.ratio) return s + "no ratio (a median is not positive)";
   const RatioInterval& r = *row.ratio;
-  const std::string ratio = "ratio " + fixed(r.ratio, 3) + " [" + fixed(r.lower, 3) + ", " + fixed(r.upper, 3) + "] " +
-                            fixed(100.0 * r.level, 0) + "% CI, " + p_text(row.adjusted_p) + " (BH-adjusted)";
+  const std::string ratio = "ratio " + format_fixed(r.ratio, 3) + " [" + format_fixed(r.lower, 3) + ", " +
+                            format_fixed(r.upper, 3) + "] " + format_fixed(100.0 * r.level, 0) + "% CI, " +
+                            p_text(row.adjusted_p) + " (BH-adjusted)";
   switch (row.verdict) {
     case Verdict::faster:
-      s += percent(1.0 - r.ratio) + " faster, ";
+      s += format_percent(1.0 - r.ratio) + " faster, ";
       break;
     case Verdict::slower:
-      s += percent(r.ratio - 1.0) + " slower, ";
+      s += format_percent(r.ratio - 1.0) + " slower, ";
       break;
     case Verdict::same:
-      s += "the same within +/-" + percent(band) + ", ";
+      s += "the same within +/-" + format_percent(band) + ", ";
       break;
     case Verdict::inconclusive:
       s += "inconclusive, ";
@@ -108,7 +97,7 @@ void print_console(std::ostream& out, const std::vector<ComparisonRow>& rows) {
     std::snprintf(buffer, sizeof buffer, "%9s %9s   %.3f [%.3f, %.3f]   %-8s  %s%s",
                   format_duration(row.base_median.estimate).c_str(),
                   format_duration(row.candidate_median.estimate).c_str(), row.ratio ? row.ratio->ratio : NAN, lower,
-                  upper, (row.adjusted_p < 0.001 ? std::string("<0.001") : fixed(row.adjusted_p, 3)).c_str(),
+                  upper, (row.adjusted_p < 0.001 ? std::string("<0.001") : format_fixed(row.adjusted_p, 3)).c_str(),
                   to_string(row.verdict), row.incompatible ? " (incompatible)" : "");
     out << line << buffer << "\n";
   }
@@ -206,13 +195,13 @@ void print_comparison_markdown(std::ostream& out, const Comparison& comparison) 
     out << "| " << text(row.label) << " | " << format_duration(row.base_median.estimate) << " | "
         << format_duration(row.candidate_median.estimate) << " | ";
     if (row.ratio) {
-      out << fixed(row.ratio->ratio, 3) << " [" << fixed(row.ratio->lower, 3) << ", " << fixed(row.ratio->upper, 3)
-          << "]";
+      out << format_fixed(row.ratio->ratio, 3) << " [" << format_fixed(row.ratio->lower, 3) << ", "
+          << format_fixed(row.ratio->upper, 3) << "]";
     } else {
       out << "-";
     }
-    out << " | " << (row.adjusted_p < 0.001 ? "<0.001" : fixed(row.adjusted_p, 3)) << " | **" << to_string(row.verdict)
-        << "**" << (row.incompatible ? " (incompatible)" : "") << " |\n";
+    out << " | " << (row.adjusted_p < 0.001 ? "<0.001" : format_fixed(row.adjusted_p, 3)) << " | **"
+        << to_string(row.verdict) << "**" << (row.incompatible ? " (incompatible)" : "") << " |\n";
   }
   out << "\n";
   for (const auto& row : rows) out << "- " << text(row.sentence) << "\n";

@@ -206,11 +206,7 @@ void write_trend(std::ostream& out, const ReportModel& model) {
     const double first = series.points.front().median;
     const double last = series.points.back().median;
     std::string change = "-";
-    if (series.points.size() > 1 && first > 0.0) {
-      char text[32];
-      std::snprintf(text, sizeof text, "%+.1f%%", 100.0 * (last / first - 1.0));
-      change = text;
-    }
+    if (series.points.size() > 1 && first > 0.0) change = format_signed_percent(last / first - 1.0);
     out << " " << change << " |\n";
   }
   out << "\n";

@@ -373,12 +373,6 @@ RunReport summarize_run(const LoadedRecord& record, std::size_t index) {
   return run;
 }
 
-std::string signed_percent(double fraction) {
-  char text[32];
-  std::snprintf(text, sizeof text, "%+.1f%%", 100.0 * fraction);
-  return text;
-}
-
 std::string trend_sentence(const ReportModel& model, const TrendSeries& series) {
   const TrendPoint& first = series.points.front();
   const TrendPoint& last = series.points.back();
@@ -391,7 +385,7 @@ std::string trend_sentence(const ReportModel& model, const TrendSeries& series) 
   if (!first_run.created.empty()) s += " (" + first_run.created + ")";
   s += " to " + format_duration(last.median) + " in " + last_run.label;
   if (!last_run.created.empty()) s += " (" + last_run.created + ")";
-  if (first.median > 0.0) s += ", " + signed_percent(last.median / first.median - 1.0);
+  if (first.median > 0.0) s += ", " + format_signed_percent(last.median / first.median - 1.0);
   if (!first.lower || !first.upper || !last.lower || !last.upper) return s + "; no interval to judge the change by.";
   const bool overlap = !(*last.lower > *first.upper || *last.upper < *first.lower);
   return s + (overlap ? "; the intervals overlap: no clear change."
@@ -570,61 +564,6 @@ std::string pareto_sentence(const ParetoGroup& group) {
     }
   }
   return join(clauses, "; ") + ".";
-}
-
-std::string format_bytes(double bytes) {
-  if (!std::isfinite(bytes)) return "-";
-  const char* units[] = {"B", "KiB", "MiB", "GiB", "TiB"};
-  std::size_t unit = 0;
-  double value = bytes;
-  while (std::fabs(value) >= 1024.0 && unit + 1 < std::size(units)) {
-    value /= 1024.0;
-    ++unit;
-  }
-  char text[40];
-  if (unit == 0) {
-    std::snprintf(text, sizeof text, "%.0f B", value);
-  } else {
-    std::snprintf(text, sizeof text, "%.*f %s", std::fabs(value) >= 100 ? 0 : (std::fabs(value) >= 10 ? 1 : 2), value,
-                  units[unit]);
-  }
-  return text;
-}
-
-std::string format_percent(double fraction) {
-  if (!std::isfinite(fraction)) return "-";
-  char text[32];
-  std::snprintf(text, sizeof text, "%.1f%%", 100.0 * fraction);
-  return text;
-}
-
-std::string format_significant(double value) {
-  if (!std::isfinite(value)) return "-";
-  char text[40];
-  std::snprintf(text, sizeof text, std::fabs(value) >= 1000 ? "%.0f" : "%.3g", value);
-  return text;
-}
-
-std::string format_scientific(double value) {
-  if (!std::isfinite(value)) return "-";
-  char text[40];
-  std::snprintf(text, sizeof text, "%.2e", value);
-  return text;
-}
-
-std::string format_fixed(double value, int decimals) {
-  if (!std::isfinite(value)) return "-";
-  char text[40];
-  std::snprintf(text, sizeof text, "%.*f", decimals, value);
-  return text;
-}
-
-TimeUnit time_unit_for(double seconds) {
-  const double magnitude = std::fabs(seconds);
-  if (magnitude < 1e-6) return {"ns", 1e9};
-  if (magnitude < 1e-3) return {"us", 1e6};
-  if (magnitude < 1.0) return {"ms", 1e3};
-  return {"s", 1.0};
 }
 
 }  // namespace gbx::tools

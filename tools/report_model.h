@@ -6,6 +6,7 @@
 #include <utility>
 #include <vector>
 
+#include "reporters/format.h"
 #include "reporters/pareto.h"
 #include "tools/compare_command.h"
 #include "tools/record_loader.h"
@@ -112,20 +113,5 @@ std::string pareto_label(const ParetoGroup& group, const std::string& name);
 // The one-sentence conclusion of a Pareto group, e.g. "On gemm/m=1024,n=1024,k=1024, openblas_sgemm is on
 // the frontier (fastest); cpu_naive is dominated by openblas_sgemm."
 std::string pareto_sentence(const ParetoGroup& group);
-
-// Readable numbers for both outputs: "16.0 KiB", "12.3%", "155" / "3.38" (three significant digits),
-// "5.34e-07", "0.93". Each gives "-" for a value that is not finite.
-std::string format_bytes(double bytes);
-std::string format_percent(double fraction);
-std::string format_significant(double value);
-std::string format_scientific(double value);
-std::string format_fixed(double value, int decimals);
-
-// The duration unit for values around `seconds`: {"us", 1e6} and so on.
-struct TimeUnit {
-  const char* name;
-  double scale;
-};
-TimeUnit time_unit_for(double seconds);
 
 }  // namespace gbx::tools
