@@ -8,21 +8,16 @@
 #include <gtest/gtest.h>
 
 #include "reporters/comparison.h"
+#include "tests/support/random_samples.h"
 
 namespace gbx {
 namespace {
 
-std::vector<double> lognormal(std::size_t n, double sigma, std::uint64_t seed) {
-  std::mt19937_64 engine(seed);
-  std::lognormal_distribution<double> distribution(0.0, sigma);
-  std::vector<double> samples(n);
-  for (double& sample : samples) sample = distribution(engine);
-  return samples;
-}
+using gbx_test::lognormal_samples;
 
 TEST(MedianRatio, DeterministicWithASeed) {
-  const std::vector<double> base = lognormal(60, 0.03, 1);
-  const std::vector<double> cand = lognormal(80, 0.03, 2);
+  const std::vector<double> base = lognormal_samples(60, 0.03, 1);
+  const std::vector<double> cand = lognormal_samples(80, 0.03, 2);
   const auto first = median_ratio_interval(base, cand);
   const auto second = median_ratio_interval(base, cand);
   ASSERT_TRUE(first && second);
@@ -50,7 +45,8 @@ TEST(MedianRatio, IntervalContainsTheRatioOfMedians) {
   EXPECT_GE(interval->lower, 1.9 / 1.2);
   EXPECT_LE(interval->upper, 2.6 / 0.9);
   for (std::uint64_t seed = 0; seed < 20; ++seed) {
-    const auto noisy = median_ratio_interval(lognormal(40, 0.05, 100 + seed), lognormal(40, 0.05, 200 + seed));
+    const auto noisy =
+        median_ratio_interval(lognormal_samples(40, 0.05, 100 + seed), lognormal_samples(40, 0.05, 200 + seed));
     ASSERT_TRUE(noisy);
     EXPECT_LE(noisy->lower, noisy->ratio);
     EXPECT_GE(noisy->upper, noisy->ratio);
@@ -58,7 +54,7 @@ TEST(MedianRatio, IntervalContainsTheRatioOfMedians) {
 }
 
 TEST(MedianRatio, ConstantSlowdownOfIdenticalNoise) {
-  const std::vector<double> base = lognormal(100, 0.02, 3);
+  const std::vector<double> base = lognormal_samples(100, 0.02, 3);
   std::vector<double> cand = base;
   for (double& sample : cand) sample *= 1.05;
   const auto interval = median_ratio_interval(base, cand);
@@ -72,8 +68,8 @@ TEST(MedianRatio, ConstantSlowdownOfIdenticalNoise) {
 }
 
 TEST(MedianRatio, LevelWidensTheInterval) {
-  const std::vector<double> base = lognormal(50, 0.05, 4);
-  const std::vector<double> cand = lognormal(50, 0.05, 5);
+  const std::vector<double> base = lognormal_samples(50, 0.05, 4);
+  const std::vector<double> cand = lognormal_samples(50, 0.05, 5);
   const auto narrow = median_ratio_interval(base, cand, 0.5);
   const auto wide = median_ratio_interval(base, cand, 0.99);
   ASSERT_TRUE(narrow && wide);

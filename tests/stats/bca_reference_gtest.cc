@@ -35,6 +35,7 @@
 #include <boost/math/distributions/normal.hpp>
 
 #include "reporters/bootstrap.h"
+#include "tests/support/bca_error.h"
 
 namespace gbx {
 namespace {
@@ -122,13 +123,7 @@ constexpr double kScipyResamples = 100000;
 // 4 standard deviations of (our alpha) - (scipy's endpoint's rank in our F); see the top of the file.
 // `resamples` is 0 when our F has no Monte-Carlo error.
 double tolerance(double alpha, double z0, double acceleration, double tail, double resamples, bool saddlepoint) {
-  const boost::math::normal_distribution<double> normal;
-  const double shifted = z0 + boost::math::quantile(normal, tail);
-  const double denominator = 1.0 - acceleration * shifted;
-  const double slope = boost::math::pdf(normal, z0 + shifted / denominator) * (1.0 + 1.0 / (denominator * denominator));
-  const double f = boost::math::cdf(normal, z0);
-  const double z0_variance = f * (1.0 - f) / std::pow(boost::math::pdf(normal, z0), 2.0);
-  const double per_resample = alpha * (1.0 - alpha) + slope * slope * z0_variance;
+  const double per_resample = gbx_test::bca_bound_variance_per_resample(alpha, z0, acceleration, tail);
   const double ours = resamples > 0.0 ? 1.0 / resamples : 0.0;
   const double allowance = saddlepoint ? 0.5 * std::sqrt(per_resample / 10000.0) : 0.0;
   return 4.0 * std::sqrt(per_resample * (ours + 1.0 / kScipyResamples)) + allowance;

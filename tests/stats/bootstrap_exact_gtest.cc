@@ -13,16 +13,13 @@
 #include <boost/math/distributions/normal.hpp>
 
 #include "reporters/bootstrap.h"
+#include "tests/support/random_samples.h"
 
 namespace gbx {
 namespace {
 
 std::vector<double> lognormal(std::size_t n, std::uint64_t seed) {
-  std::mt19937_64 engine(seed);
-  std::lognormal_distribution<double> distribution(0.0, 0.5);
-  std::vector<double> samples(n);
-  for (double& sample : samples) sample = distribution(engine);
-  return samples;
+  return gbx_test::lognormal_samples(n, 0.5, seed);
 }
 
 // The type 7 median as numpy takes it (and as the Monte-Carlo path does).

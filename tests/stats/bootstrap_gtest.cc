@@ -10,16 +10,13 @@
 #include <gtest/gtest.h>
 
 #include "reporters/bootstrap.h"
+#include "tests/support/random_samples.h"
 
 namespace gbx {
 namespace {
 
 std::vector<double> lognormal(std::size_t n, std::uint64_t seed) {
-  std::mt19937_64 engine(seed);
-  std::lognormal_distribution<double> distribution(0.0, 0.5);
-  std::vector<double> samples(n);
-  for (double& sample : samples) sample = distribution(engine);
-  return samples;
+  return gbx_test::lognormal_samples(n, 0.5, seed);
 }
 
 void expect_finite(const BootstrapResult& result) {

@@ -21,17 +21,13 @@
 #include <boost/math/distributions/normal.hpp>
 
 #include "reporters/bootstrap.h"
+#include "tests/support/bca_error.h"
+#include "tests/support/random_samples.h"
 
 namespace gbx {
 namespace {
 
-std::vector<double> lognormal(std::size_t n, double sigma, std::uint64_t seed) {
-  std::mt19937_64 engine(seed);
-  std::lognormal_distribution<double> distribution(0.0, sigma);
-  std::vector<double> samples(n);
-  for (double& sample : samples) sample = distribution(engine);
-  return samples;
-}
+using gbx_test::lognormal_samples;
 
 std::vector<double> student_t(std::size_t n, double degrees, std::uint64_t seed) {
   std::mt19937_64 engine(seed);
@@ -43,15 +39,15 @@ std::vector<double> student_t(std::size_t n, double degrees, std::uint64_t seed)
 
 // Lognormal(0, 0.25) timings with one sample `height` times the typical one in place of the first.
 std::vector<double> with_spike(std::size_t n, double height, std::uint64_t seed) {
-  std::vector<double> samples = lognormal(n, 0.25, seed);
+  std::vector<double> samples = lognormal_samples(n, 0.25, seed);
   samples[0] = height;
   return samples;
 }
 
 TEST(SaddlepointCheck, RefusesWhatItCannotApproximate) {
-  EXPECT_TRUE(saddlepoint_mean_check(lognormal(kSaddlepointMinSamples - 1, 0.5, 1)));
-  EXPECT_FALSE(saddlepoint_mean_check(lognormal(kSaddlepointMinSamples, 0.5, 1)));
-  EXPECT_FALSE(saddlepoint_mean_check(lognormal(1000, 0.25, 1)));
+  EXPECT_TRUE(saddlepoint_mean_check(lognormal_samples(kSaddlepointMinSamples - 1, 0.5, 1)));
+  EXPECT_FALSE(saddlepoint_mean_check(lognormal_samples(kSaddlepointMinSamples, 0.5, 1)));
+  EXPECT_FALSE(saddlepoint_mean_check(lognormal_samples(1000, 0.25, 1)));
   // A timer's lattice: three values, 1,000 samples. The resampled sum moves in whole steps of 1, 4%
   // of its standard deviation: refused, while 20 values (a step of 1% of it) are not.
   std::mt19937_64 engine(2);
@@ -80,7 +76,7 @@ TEST(SaddlepointCheck, RefusesWhatItCannotApproximate) {
 }
 
 TEST(Saddlepoint, QuantileInvertsTheCdf) {
-  for (const std::vector<double>& samples : {lognormal(100, 1.0, 4), with_spike(1000, 14.0, 5)}) {
+  for (const std::vector<double>& samples : {lognormal_samples(100, 1.0, 4), with_spike(1000, 14.0, 5)}) {
     double previous = 0.0;
     for (double p : {1e-6, 0.001, 0.025, 0.2, 0.5, 0.8, 0.975, 0.999, 1 - 1e-6}) {
       const double x = *saddlepoint_mean_quantile(samples, p);
@@ -100,7 +96,7 @@ TEST(Saddlepoint, QuantileInvertsTheCdf) {
       EXPECT_LT(above - below, 1e-3) << offset;
     }
   }
-  EXPECT_FALSE(saddlepoint_mean_quantile(lognormal(100, 1.0, 4), 1.0));
+  EXPECT_FALSE(saddlepoint_mean_quantile(lognormal_samples(100, 1.0, 4), 1.0));
   EXPECT_EQ(*saddlepoint_mean_cdf({1.0, 2.0, 3.0}, 0.5), 0.0);
   EXPECT_EQ(*saddlepoint_mean_cdf({1.0, 2.0, 3.0}, 3.5), 1.0);
 }
@@ -109,7 +105,7 @@ TEST(Saddlepoint, CdfAgreesWithLargeMonteCarlo) {
   // Dvoretzky-Kiefer-Wolfowitz as in bootstrap_exact_gtest.cc, at 400,000 resamples: 0.0042.
   constexpr std::size_t kResamples = 400000;
   const double bound = std::sqrt(std::log(2.0 / 1e-6) / (2.0 * kResamples));
-  for (const std::vector<double>& samples : {lognormal(100, 1.0, 6), lognormal(1000, 0.25, 7)}) {
+  for (const std::vector<double>& samples : {lognormal_samples(100, 1.0, 6), lognormal_samples(1000, 0.25, 7)}) {
     std::vector<double> drawn = bootstrap_distribution(samples, BootstrapStatistic::mean, kResamples, 8);
     std::sort(drawn.begin(), drawn.end());
     double largest = 0.0;
@@ -128,13 +124,7 @@ TEST(Saddlepoint, CdfAgreesWithLargeMonteCarlo) {
 // The Monte-Carlo standard deviation, in probability, of a B-resample BCa bound at alpha (as in
 // bca_reference_gtest.cc: the drawn CDF, and z0 moving alpha).
 double bca_error(double alpha, double z0, double acceleration, double tail, double resamples) {
-  const boost::math::normal_distribution<double> normal;
-  const double shifted = z0 + boost::math::quantile(normal, tail);
-  const double denominator = 1.0 - acceleration * shifted;
-  const double slope = boost::math::pdf(normal, z0 + shifted / denominator) * (1.0 + 1.0 / (denominator * denominator));
-  const double f = boost::math::cdf(normal, z0);
-  const double z0_variance = f * (1.0 - f) / std::pow(boost::math::pdf(normal, z0), 2.0);
-  return std::sqrt((alpha * (1.0 - alpha) + slope * slope * z0_variance) / resamples);
+  return std::sqrt(gbx_test::bca_bound_variance_per_resample(alpha, z0, acceleration, tail) / resamples);
 }
 
 TEST(Saddlepoint, BcaAgreesWithLargeMonteCarloAtTheEdges) {
@@ -149,8 +139,8 @@ TEST(Saddlepoint, BcaAgreesWithLargeMonteCarloAtTheEdges) {
     std::vector<double> samples;
   };
   const Case cases[] = {
-      {"lognormal(0, 1), n at the minimum", lognormal(kSaddlepointMinSamples, 1.0, 11)},
-      {"exponential-like lognormal(0, 1.5), n = 200", lognormal(200, 1.5, 12)},
+      {"lognormal_samples(0, 1), n at the minimum", lognormal_samples(kSaddlepointMinSamples, 1.0, 11)},
+      {"exponential-like lognormal_samples(0, 1.5), n = 200", lognormal_samples(200, 1.5, 12)},
       {"Student t 2.5, n = 100 (heavy tails)", student_t(100, 2.5, 13)},
       {"spike at the lumpiness limit, n = 1000", with_spike(1000, height, 10)},
   };
