@@ -8,64 +8,44 @@
 
 namespace {
 
-using gbx::bench::GemmShape;
 using Fp32Gemm = void (*)(const float*, const float*, float*, int, int, int);
 
 template <Fp32Gemm kernel>
-class CpuGemm : public gbx::CpuFixture {
+class CpuGemm : public gbx::bench::GemmFixture<gbx::CpuFixture> {
  protected:
   void setup(const benchmark::State& state) override {
-    shape_ = GemmShape::from(state);
-    a_ = host_array<float>(shape_.a_count());
-    b_ = host_array<float>(shape_.b_count());
+    const Inputs inputs = random_inputs(state);
+    a_ = inputs.a;
+    b_ = inputs.b;
     c_ = host_array<float>(shape_.c_count());
-    fill_random(a_);
-    fill_random(b_);
-    declare_problem(shape_.problem());
-    declare_flops_per_run(shape_.flops());
-    declare_bytes_per_run(shape_.bytes(sizeof(float)));
-    reference_ = &gbx::bench::gemm_reference_for(shape_, seed(), a_, b_);
-    declare_accuracy(gbx::bench::kGemmReference, gbx::tolerance_for("fp32", std::size_t(shape_.k)));
+    declare_gemm(inputs, "fp32", shape_.bytes(sizeof(float)));
   }
   void run() override { kernel(a_.data, b_.data, c_.data, shape_.m, shape_.n, shape_.k); }
   void poison_outputs() override { gbx::poison(c_); }
   gbx::Accuracy check_output() override { return gbx::compare_to_reference(c_.data, reference_->data(), c_.size); }
 
  private:
-  GemmShape shape_;
   gbx::Span<float> a_, b_, c_;
-  const std::vector<double>* reference_ = nullptr;
 };
 
 // The same fp32 inputs, widened to fp64 once in setup: what double precision costs.
-class CpuDgemm : public gbx::CpuFixture {
+class CpuDgemm : public gbx::bench::GemmFixture<gbx::CpuFixture> {
  protected:
   void setup(const benchmark::State& state) override {
-    shape_ = GemmShape::from(state);
-    auto a = host_array<float>(shape_.a_count());
-    auto b = host_array<float>(shape_.b_count());
-    fill_random(a);
-    fill_random(b);
-    a_ = host_array<double>(a.size);
-    b_ = host_array<double>(b.size);
+    const Inputs inputs = random_inputs(state);
+    a_ = host_array<double>(inputs.a.size);
+    b_ = host_array<double>(inputs.b.size);
     c_ = host_array<double>(shape_.c_count());
-    std::copy(a.begin(), a.end(), a_.begin());
-    std::copy(b.begin(), b.end(), b_.begin());
-    declare_problem(shape_.problem());
-    declare_precision("fp64");
-    declare_flops_per_run(shape_.flops());
-    declare_bytes_per_run(shape_.bytes(sizeof(double)));
-    reference_ = &gbx::bench::gemm_reference_for(shape_, seed(), a, b);
-    declare_accuracy(gbx::bench::kGemmReference, gbx::tolerance_for("fp64", std::size_t(shape_.k)));
+    std::copy(inputs.a.begin(), inputs.a.end(), a_.begin());
+    std::copy(inputs.b.begin(), inputs.b.end(), b_.begin());
+    declare_gemm(inputs, "fp64", shape_.bytes(sizeof(double)));
   }
   void run() override { gbx::kernels::gemm_openblas_dgemm(a_.data, b_.data, c_.data, shape_.m, shape_.n, shape_.k); }
   void poison_outputs() override { gbx::poison(c_); }
   gbx::Accuracy check_output() override { return gbx::compare_to_reference(c_.data, reference_->data(), c_.size); }
 
  private:
-  GemmShape shape_;
   gbx::Span<double> a_, b_, c_;
-  const std::vector<double>* reference_ = nullptr;
 };
 
 // Squares, and a skinny shape (tall A, few output columns) that stresses a different blocking.

@@ -10,31 +10,21 @@
 
 namespace {
 
-using gbx::bench::GemmShape;
-
 // Inputs and output on the device, the reference on the host; subclasses launch.
-class CudaGemmBase : public gbx::CudaFixture {
+class CudaGemmBase : public gbx::bench::GemmFixture<gbx::CudaFixture> {
  protected:
   void setup(const benchmark::State& state) override {
-    shape_ = GemmShape::from(state);
-    auto a = host_array<float>(shape_.a_count());
-    auto b = host_array<float>(shape_.b_count());
-    fill_random(a);
-    fill_random(b);
-    a_ = device_array<float>(a.size);
-    b_ = device_array<float>(b.size);
+    const Inputs inputs = random_inputs(state);
+    a_ = device_array<float>(inputs.a.size);
+    b_ = device_array<float>(inputs.b.size);
     c_ = device_array<float>(shape_.c_count());
-    upload(a, a_);
-    upload(b, b_);
+    upload(inputs.a, a_);
+    upload(inputs.b, b_);
     result_ = host_array<float>(shape_.c_count());
-    declare_problem(shape_.problem());
-    declare_precision(precision());
-    declare_flops_per_run(shape_.flops());
     // Inputs at their own width (2 bytes for fp16/bf16), the fp32 output.
-    declare_bytes_per_run(input_bytes() * static_cast<double>(shape_.a_count() + shape_.b_count()) +
-                          sizeof(float) * static_cast<double>(shape_.c_count()));
-    reference_ = &gbx::bench::gemm_reference_for(shape_, seed(), a, b);
-    declare_accuracy(gbx::bench::kGemmReference, gbx::tolerance_for(precision(), std::size_t(shape_.k)));
+    declare_gemm(inputs, precision(),
+                 input_bytes() * static_cast<double>(shape_.a_count() + shape_.b_count()) +
+                     sizeof(float) * static_cast<double>(shape_.c_count()));
     prepare();
   }
   void poison_outputs() override { poison_device(c_); }
@@ -47,9 +37,7 @@ class CudaGemmBase : public gbx::CudaFixture {
   virtual double input_bytes() const { return sizeof(float); }
   virtual void prepare() {}
 
-  GemmShape shape_;
   gbx::Span<float> a_, b_, c_, result_;
-  const std::vector<double>* reference_ = nullptr;
 };
 
 using OurGemm = void (*)(const float*, const float*, float*, int, int, int, cudaStream_t);

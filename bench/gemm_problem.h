@@ -1,12 +1,14 @@
 #pragma once
 
-// What the CPU and CUDA GEMM fixtures share: the shapes, the problem's name, its work, and the
-// float64 reference of its seeded inputs.
+// What the CPU and CUDA GEMM fixtures share: the shapes, the problem's name, its work, the float64
+// reference of its seeded inputs, and the setup steps that produce and declare them.
 #include <benchmark/benchmark.h>
 
 #include <string>
 #include <vector>
 
+#include "extensions/accuracy.h"
+#include "extensions/fixture.h"
 #include "extensions/reference_cache.h"
 #include "extensions/span.h"
 #include "kernels/gemm.h"
@@ -46,5 +48,38 @@ inline const std::vector<double>& gemm_reference_for(const GemmShape& s, std::ui
 }
 
 inline constexpr const char* kGemmReference = "float64 OpenBLAS dgemm of the same inputs";
+
+// The setup every GEMM fixture shares, on any backend: the shape from the arguments, seeded fp32
+// inputs A and B on the host, and the declarations of the problem, its work, precision and accuracy.
+template <class Backend>
+class GemmFixture : public Backend {
+ protected:
+  struct Inputs {
+    Span<float> a, b;
+  };
+
+  // Reads the shape and fills A and B; a fixture copies, converts or uploads them as it needs.
+  Inputs random_inputs(const benchmark::State& state) {
+    shape_ = GemmShape::from(state);
+    Inputs inputs{this->template host_array<float>(shape_.a_count()),
+                  this->template host_array<float>(shape_.b_count())};
+    this->fill_random(inputs.a);
+    this->fill_random(inputs.b);
+    return inputs;
+  }
+
+  // bytes_per_run: the traffic at the widths this variant reads and writes (GemmShape::bytes).
+  void declare_gemm(const Inputs& inputs, const std::string& precision, double bytes_per_run) {
+    this->declare_problem(shape_.problem());
+    this->declare_precision(precision);
+    this->declare_flops_per_run(shape_.flops());
+    this->declare_bytes_per_run(bytes_per_run);
+    reference_ = &gemm_reference_for(shape_, this->seed(), inputs.a, inputs.b);
+    this->declare_accuracy(kGemmReference, tolerance_for(precision, std::size_t(shape_.k)));
+  }
+
+  GemmShape shape_;
+  const std::vector<double>* reference_ = nullptr;
+};
 
 }  // namespace gbx::bench
