@@ -11,7 +11,7 @@
 #include "extensions/protocol.h"
 #include "kernels/reduce.h"
 #include "reporters/gbx_reporter.h"
-#include "reporters/statistics.h"
+#include "stats/statistics.h"
 
 namespace {
 

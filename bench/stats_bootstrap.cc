@@ -12,9 +12,9 @@
 #include <thread>
 #include <vector>
 
-#include "reporters/bootstrap.h"
-#include "reporters/outliers.h"
-#include "reporters/statistics.h"
+#include "stats/bootstrap.h"
+#include "stats/outliers.h"
+#include "stats/statistics.h"
 
 namespace {
 

@@ -1,5 +1,5 @@
-# Build facts for reporters/environment.cc. Two generated headers under
-# ${GBX_BUILD_INFO_DIR}/reporters/:
+# Build facts for environment/environment.cc. Two generated headers under
+# ${GBX_BUILD_INFO_DIR}/environment/:
 #   build_info.h  configure time: compiler, flags, build type, CMake, CUDA, Google Benchmark, Boost;
 #   git_info.h    every build, by this same file run in script mode (-P), rewritten only when git's
 #                 answer changes, so that an unchanged tree recompiles nothing.
@@ -97,16 +97,12 @@ if(GBX_HAVE_CUDA)
 endif()
 set(GBX_BI_BENCHMARK_VERSION "${benchmark_VERSION}")
 set(GBX_BI_BOOST_VERSION "${Boost_VERSION}")
-configure_file("${CMAKE_CURRENT_LIST_DIR}/gbx_build_info.h.in" "${GBX_BUILD_INFO_DIR}/reporters/build_info.h" @ONLY)
+configure_file("${CMAKE_CURRENT_LIST_DIR}/gbx_build_info.h.in" "${GBX_BUILD_INFO_DIR}/environment/build_info.h" @ONLY)
 
 find_package(Git QUIET)
 add_custom_target(gbx_git_info
   COMMAND "${CMAKE_COMMAND}" "-DGBX_SOURCE_DIR=${PROJECT_SOURCE_DIR}" "-DGIT_EXECUTABLE=${GIT_EXECUTABLE}"
-          "-DGBX_OUTPUT=${GBX_BUILD_INFO_DIR}/reporters/git_info.h" -P "${CMAKE_CURRENT_LIST_FILE}"
-  BYPRODUCTS "${GBX_BUILD_INFO_DIR}/reporters/git_info.h"
+          "-DGBX_OUTPUT=${GBX_BUILD_INFO_DIR}/environment/git_info.h" -P "${CMAKE_CURRENT_LIST_FILE}"
+  BYPRODUCTS "${GBX_BUILD_INFO_DIR}/environment/git_info.h"
   COMMENT "gbx: git commit, branch and dirty flag"
   VERBATIM)
-# Every build of the reporters refreshes git_info.h first.
-if(TARGET gbx_reporters)
-  add_dependencies(gbx_reporters gbx_git_info)
-endif()

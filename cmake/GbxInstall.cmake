@@ -5,7 +5,8 @@ include(CMakePackageConfigHelpers)
 
 set(GBX_INSTALL_CMAKEDIR "${CMAKE_INSTALL_LIBDIR}/cmake/gbx" CACHE STRING
     "Where gbxConfig.cmake is installed, relative to the prefix")
-set(gbx_exported_targets gbx_extensions gbx_kernels gbx_reporters gbx_main)
+set(gbx_exported_targets gbx_stats gbx_record gbx_extensions gbx_environment gbx_kernels gbx_reporters
+    gbx_record_writer gbx_main)
 
 install(TARGETS ${gbx_exported_targets}
   EXPORT gbxTargets
@@ -15,7 +16,7 @@ install(TARGETS ${gbx_exported_targets}
 
 # All headers travel, the CUDA ones too: they are plain text, and GBX_HAVE_CUDA in the config says
 # whether the libraries hold their definitions.
-foreach(folder IN ITEMS extensions kernels reporters)
+foreach(folder IN ITEMS stats record extensions environment kernels reporters)
   install(DIRECTORY ${PROJECT_SOURCE_DIR}/${folder}/
     DESTINATION ${CMAKE_INSTALL_INCLUDEDIR}/gbx/${folder}
     FILES_MATCHING PATTERN "*.h" PATTERN "*.cuh")

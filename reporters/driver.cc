@@ -12,14 +12,14 @@
 
 #include "extensions/interrupt.h"
 #include "extensions/protocol.h"
-#include "reporters/atomic_file.h"
-#include "reporters/checksum.h"
+#include "record/atomic_file.h"
+#include "record/checksum.h"
 #include "reporters/console_table.h"
-#include "reporters/environment.h"
+#include "environment/environment.h"
 #include "reporters/gbx_reporter.h"
-#include "reporters/json_record.h"
+#include "record/json_record.h"
 #include "reporters/pareto.h"
-#include "reporters/peaks.h"
+#include "environment/peaks.h"
 #include "reporters/run_analysis.h"
 
 namespace gbx {

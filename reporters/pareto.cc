@@ -10,9 +10,9 @@
 #include <random>
 #include <utility>
 
-#include "reporters/bootstrap.h"
+#include "stats/bootstrap.h"
 #include "reporters/format.h"
-#include "reporters/statistics.h"
+#include "stats/statistics.h"
 
 namespace gbx {
 

@@ -7,9 +7,9 @@
 #include <vector>
 
 #include "extensions/sample_channel.h"
-#include "reporters/bootstrap.h"
-#include "reporters/outliers.h"
-#include "reporters/statistics.h"
+#include "stats/bootstrap.h"
+#include "stats/outliers.h"
+#include "stats/statistics.h"
 #include "reporters/throughput.h"
 
 namespace gbx {

@@ -5,7 +5,7 @@
 #include <optional>
 #include <string>
 
-#include "reporters/peaks.h"
+#include "environment/peaks.h"
 
 namespace gbx {
 

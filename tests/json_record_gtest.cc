@@ -19,8 +19,8 @@
 
 #include <nlohmann/json.hpp>
 
-#include "reporters/atomic_file.h"
-#include "reporters/json_record.h"
+#include "record/atomic_file.h"
+#include "record/json_record.h"
 
 namespace {
 

@@ -1,7 +1,7 @@
 // Throughput and the fraction of peak, from given peaks.
 #include <gtest/gtest.h>
 
-#include "reporters/peaks.h"
+#include "environment/peaks.h"
 #include "reporters/throughput.h"
 
 namespace {

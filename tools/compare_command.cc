@@ -8,8 +8,8 @@
 #include <ostream>
 #include <sstream>
 
-#include "reporters/bootstrap.h"
-#include "reporters/comparison.h"
+#include "stats/bootstrap.h"
+#include "stats/comparison.h"
 #include "reporters/format.h"
 #include "tools/record_loader.h"
 

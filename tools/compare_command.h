@@ -5,8 +5,8 @@
 #include <string>
 #include <vector>
 
-#include "reporters/bootstrap.h"
-#include "reporters/comparison.h"
+#include "stats/bootstrap.h"
+#include "stats/comparison.h"
 #include "tools/record_loader.h"
 
 namespace gbx::tools {

@@ -2,7 +2,7 @@
 
 #include <ostream>
 
-#include "reporters/environment.h"
+#include "environment/environment.h"
 
 namespace gbx::tools {
 

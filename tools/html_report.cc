@@ -13,7 +13,7 @@
 #include <stdexcept>
 
 #include "reporters/console_table.h"
-#include "reporters/statistics.h"
+#include "stats/statistics.h"
 
 namespace gbx::tools {
 

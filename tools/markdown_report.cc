@@ -9,7 +9,7 @@
 #include <vector>
 
 #include "reporters/console_table.h"
-#include "reporters/statistics.h"
+#include "stats/statistics.h"
 
 namespace gbx::tools {
 

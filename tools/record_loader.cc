@@ -4,8 +4,8 @@
 #include <fstream>
 #include <sstream>
 
-#include "reporters/checksum.h"
-#include "reporters/json_record.h"
+#include "record/checksum.h"
+#include "record/json_record.h"
 
 namespace gbx::tools {
 

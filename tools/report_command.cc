@@ -5,7 +5,7 @@
 #include <sstream>
 #include <stdexcept>
 
-#include "reporters/atomic_file.h"
+#include "record/atomic_file.h"
 #include "tools/html_report.h"
 #include "tools/markdown_report.h"
 #include "tools/record_loader.h"

@@ -6,9 +6,9 @@
 #include <limits>
 #include <map>
 
-#include "reporters/bootstrap.h"
+#include "stats/bootstrap.h"
 #include "reporters/console_table.h"
-#include "reporters/statistics.h"
+#include "stats/statistics.h"
 
 namespace gbx::tools {
 

@@ -6,7 +6,7 @@
 
 #include <nlohmann/json.hpp>
 
-#include "reporters/checksum.h"
+#include "record/checksum.h"
 
 namespace gbx::tools {
 

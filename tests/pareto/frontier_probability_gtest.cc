@@ -8,7 +8,7 @@
 #include <string>
 #include <vector>
 
-#include "reporters/bootstrap.h"
+#include "stats/bootstrap.h"
 #include "reporters/pareto.h"
 
 namespace gbx {

@@ -8,7 +8,7 @@
 #include <vector>
 
 #include "reporters/console_table.h"
-#include "reporters/json_record.h"
+#include "record/json_record.h"
 #include "reporters/run_analysis.h"
 
 namespace {

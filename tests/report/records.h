@@ -13,7 +13,7 @@
 #include <utility>
 #include <vector>
 
-#include "reporters/checksum.h"
+#include "record/checksum.h"
 
 namespace report_test {
 

@@ -34,7 +34,7 @@
 #include <gtest/gtest.h>
 #include <boost/math/distributions/normal.hpp>
 
-#include "reporters/bootstrap.h"
+#include "stats/bootstrap.h"
 #include "tests/support/bca_error.h"
 
 namespace gbx {

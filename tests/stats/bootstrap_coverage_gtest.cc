@@ -14,7 +14,7 @@
 #include <gtest/gtest.h>
 #include <boost/math/distributions/normal.hpp>
 
-#include "reporters/bootstrap.h"
+#include "stats/bootstrap.h"
 
 namespace gbx {
 namespace {

@@ -9,7 +9,7 @@
 
 #include <gtest/gtest.h>
 
-#include "reporters/bootstrap.h"
+#include "stats/bootstrap.h"
 #include "tests/support/random_samples.h"
 
 namespace gbx {

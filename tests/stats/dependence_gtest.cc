@@ -6,7 +6,7 @@
 
 #include <gtest/gtest.h>
 
-#include "reporters/outliers.h"
+#include "stats/outliers.h"
 
 namespace gbx {
 namespace {

@@ -5,7 +5,7 @@
 #include <gtest/gtest.h>
 #include <boost/math/distributions/students_t.hpp>
 
-#include "reporters/statistics.h"
+#include "stats/statistics.h"
 
 namespace gbx {
 namespace {

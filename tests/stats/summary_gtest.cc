@@ -5,7 +5,7 @@
 
 #include <gtest/gtest.h>
 
-#include "reporters/statistics.h"
+#include "stats/statistics.h"
 
 namespace gbx {
 namespace {

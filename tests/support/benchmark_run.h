@@ -11,7 +11,7 @@
 
 #include "extensions/sample_channel.h"
 #include "reporters/gbx_reporter.h"
-#include "reporters/json_record.h"
+#include "record/json_record.h"
 
 namespace gbx_test {
 

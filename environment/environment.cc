@@ -1,4 +1,4 @@
-#include "reporters/environment.h"
+#include "environment/environment.h"
 
 #include <benchmark/benchmark.h>
 #include <dlfcn.h>
@@ -20,10 +20,10 @@
 #include <thread>
 #include <utility>
 
-#include "reporters/build_info.h"
-#include "reporters/checksum.h"
-#include "reporters/git_info.h"
-#include "reporters/nvml.h"
+#include "environment/build_info.h"
+#include "record/checksum.h"
+#include "environment/git_info.h"
+#include "environment/nvml.h"
 
 #ifdef GBX_HAVE_CUDA
 #include <cuda_runtime_api.h>

@@ -1,4 +1,4 @@
-#include "reporters/atomic_file.h"
+#include "record/atomic_file.h"
 
 #include <fcntl.h>
 #include <sys/stat.h>

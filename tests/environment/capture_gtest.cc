@@ -5,7 +5,7 @@
 #include <optional>
 #include <string>
 
-#include "reporters/environment.h"
+#include "environment/environment.h"
 
 namespace gbx {
 namespace {

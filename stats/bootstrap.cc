@@ -1,4 +1,4 @@
-#include "reporters/bootstrap.h"
+#include "stats/bootstrap.h"
 
 #include <algorithm>
 #include <atomic>

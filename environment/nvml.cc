@@ -1,4 +1,4 @@
-#include "reporters/nvml.h"
+#include "environment/nvml.h"
 
 #include <dlfcn.h>
 

@@ -7,7 +7,7 @@
 
 #include <gtest/gtest.h>
 
-#include "reporters/comparison.h"
+#include "stats/comparison.h"
 #include "tests/support/random_samples.h"
 
 namespace gbx {

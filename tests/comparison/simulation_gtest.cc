@@ -9,7 +9,7 @@
 
 #include <gtest/gtest.h>
 
-#include "reporters/comparison.h"
+#include "stats/comparison.h"
 
 namespace gbx {
 namespace {

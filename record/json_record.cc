@@ -1,4 +1,4 @@
-#include "reporters/json_record.h"
+#include "record/json_record.h"
 
 #include <cmath>
 #include <ctime>

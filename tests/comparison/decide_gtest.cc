@@ -4,7 +4,7 @@
 
 #include <gtest/gtest.h>
 
-#include "reporters/comparison.h"
+#include "stats/comparison.h"
 
 namespace gbx {
 namespace {

@@ -1,4 +1,4 @@
-#include "reporters/peaks.h"
+#include "environment/peaks.h"
 
 #include <algorithm>
 #include <chrono>

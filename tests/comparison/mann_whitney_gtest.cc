@@ -7,7 +7,7 @@
 #include <gtest/gtest.h>
 #include <boost/math/distributions/normal.hpp>
 
-#include "reporters/comparison.h"
+#include "stats/comparison.h"
 
 namespace gbx {
 namespace {

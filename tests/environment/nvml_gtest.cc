@@ -1,10 +1,10 @@
-// read_nvml() against the stand-in library in tests/env/fake_nvml.cc (CTest puts it on
+// read_nvml() against the stand-in library in tests/environment/fake_nvml.cc (CTest puts it on
 // LD_LIBRARY_PATH), and the pure helpers.
 #include <gtest/gtest.h>
 
 #include <string>
 
-#include "reporters/nvml.h"
+#include "environment/nvml.h"
 
 namespace gbx {
 namespace {

@@ -1,4 +1,4 @@
-#include "reporters/outliers.h"
+#include "stats/outliers.h"
 
 #include <algorithm>
 #include <cmath>

@@ -1,4 +1,4 @@
-#include "reporters/checksum.h"
+#include "record/checksum.h"
 
 #include <openssl/evp.h>
 

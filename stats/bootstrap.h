@@ -8,7 +8,7 @@
 #include <utility>
 #include <vector>
 
-#include "reporters/statistics.h"
+#include "stats/statistics.h"
 
 // Bootstrap confidence intervals for the mean and the median of one measurement's samples.
 //

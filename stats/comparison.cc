@@ -1,4 +1,4 @@
-#include "reporters/comparison.h"
+#include "stats/comparison.h"
 
 #include <algorithm>
 #include <cmath>
@@ -7,8 +7,8 @@
 
 #include <boost/math/distributions/normal.hpp>
 
-#include "reporters/bootstrap.h"
-#include "reporters/statistics.h"
+#include "stats/bootstrap.h"
+#include "stats/statistics.h"
 
 namespace gbx {
 namespace {

@@ -6,7 +6,7 @@
 #include <sstream>
 #include <string>
 
-#include "reporters/checksum.h"
+#include "record/checksum.h"
 #include "tools/compare_command.h"
 
 namespace {

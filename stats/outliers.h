@@ -4,7 +4,7 @@
 #include <optional>
 #include <vector>
 
-#include "reporters/statistics.h"
+#include "stats/statistics.h"
 
 // Outliers and hints that the samples are not independent. Nothing here drops a sample: outliers in
 // benchmark timings are usually real (interrupts, preemption, frequency changes), so they are counted,

@@ -17,7 +17,7 @@ namespace gbx {
 // clocks, temperature and throttle reasons.
 struct EnvironmentSnapshot {
   nlohmann::json load_average;  // {"1m", "5m", "15m"}, or null with "load_average_unavailable"
-  nlohmann::json nvml;          // read_nvml() (reporters/nvml.h)
+  nlohmann::json nvml;          // read_nvml() (environment/nvml.h)
 };
 
 EnvironmentSnapshot capture_start();
