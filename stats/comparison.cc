@@ -101,22 +101,6 @@ MannWhitney mann_whitney(const std::vector<double>& base, const std::vector<doub
   return result;
 }
 
-double hodges_lehmann_shift(const std::vector<double>& base, const std::vector<double>& cand) {
-  if (base.empty() || cand.empty() || !all_finite(base) || !all_finite(cand)) return 0.0;
-  std::vector<double> differences;
-  differences.reserve(base.size() * cand.size());
-  for (double c : cand) {
-    for (double b : base) differences.push_back(c - b);
-  }
-  // Type 7 median by selection: the upper middle, then the largest value below it for even counts.
-  const std::size_t count = differences.size();
-  const auto middle = differences.begin() + static_cast<std::ptrdiff_t>(count / 2);
-  std::nth_element(differences.begin(), middle, differences.end());
-  if (count % 2 == 1) return *middle;
-  const double below = *std::max_element(differences.begin(), middle);
-  return 0.5 * below + 0.5 * *middle;
-}
-
 double cliffs_delta(const std::vector<double>& base, const std::vector<double>& cand) {
   if (base.empty() || cand.empty() || !all_finite(base) || !all_finite(cand)) return 0.0;
   const PairCounts counts = count_pairs(base, cand);

@@ -6,6 +6,8 @@
 #include <string>
 #include <vector>
 
+#include "stats/hodges_lehmann.h"  // hodges_lehmann_shift, in O(n log n) time and O(n) memory
+
 // The statistics of comparing two records of one benchmark: BASE (the reference) against CAND (the
 // candidate). Every function is pure; samples are expected finite (non-finite input gives the
 // "nothing to say" value each function documents).
@@ -32,10 +34,6 @@ struct MannWhitney {
   bool exact = false;
 };
 MannWhitney mann_whitney(const std::vector<double>& base, const std::vector<double>& cand);
-
-// Hodges-Lehmann shift: median (type 7) of all n1 n2 pairwise differences cand_j - base_i; it holds
-// them all, so memory is O(n1 n2). 0 for empty or non-finite input.
-double hodges_lehmann_shift(const std::vector<double>& base, const std::vector<double>& cand);
 
 // Cliff's delta: P(cand > base) - P(cand < base) over all pairs, in [-1, 1]. 0 for empty or
 // non-finite input.
