@@ -176,6 +176,10 @@ const char* to_string(Verdict verdict) {
       return "same";
     case Verdict::inconclusive:
       return "inconclusive";
+    case Verdict::unreplicated:
+      return "unreplicated";
+    case Verdict::insufficient:
+      return "insufficient";
   }
   return "inconclusive";
 }
@@ -189,6 +193,23 @@ Verdict decide(double adjusted_p, const RatioInterval& ratio, double noise_band,
   }
   if (ratio.lower >= low_edge && ratio.upper <= high_edge) return Verdict::same;
   return Verdict::inconclusive;
+}
+
+Verdict decide(double adjusted_p, const RatioInterval& ratio, const ComparisonEvidence& evidence, double noise_band,
+               double q) {
+  if (evidence.base_samples < kMinSamplesPerSide || evidence.candidate_samples < kMinSamplesPerSide) {
+    return Verdict::insufficient;
+  }
+  const Verdict verdict = decide(adjusted_p, ratio, noise_band, q);
+  const bool changed = verdict == Verdict::faster || verdict == Verdict::slower;
+  return changed && !evidence.process_level() ? Verdict::unreplicated : verdict;
+}
+
+int gate_exit_code(const std::vector<Verdict>& verdicts) {
+  const auto any = [&](auto predicate) { return std::any_of(verdicts.begin(), verdicts.end(), predicate); };
+  if (any([](Verdict v) { return v == Verdict::slower; })) return 1;
+  if (any([](Verdict v) { return v == Verdict::unreplicated || v == Verdict::insufficient; })) return 3;
+  return 0;
 }
 
 }  // namespace gbx

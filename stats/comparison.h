@@ -63,12 +63,42 @@ std::optional<RatioInterval> median_ratio_interval(const std::vector<double>& ba
                                                    double level = 0.95, std::size_t resamples = 10000,
                                                    std::uint64_t seed = 0x5eed);
 
-enum class Verdict { faster, slower, same, inconclusive };
+// faster/slower: a change shown on the unit of replication. same: no change beyond the noise band.
+// inconclusive: the interval straddles a band edge (noise too large to decide either way).
+// unreplicated: the samples of one process suggest a change beyond the band, but a side has one
+// process, so the variation between processes (often several percent) was not measured.
+// insufficient: a side has fewer than kMinSamplesPerSide samples.
+enum class Verdict { faster, slower, same, inconclusive, unreplicated, insufficient };
 const char* to_string(Verdict verdict);
 
-// faster/slower: adjusted_p <= q AND the whole ratio interval lies outside [1 - band, 1 + band]
-// (slower when lower > 1 + band, faster when upper < 1 - band); same: the whole interval inside the
-// band (bounds included), whatever p; everything else (NaN included) inconclusive.
+// The fewest samples per side for any verdict but insufficient: the smallest n at which even the
+// widest order-statistic interval for the median, [x_(1), x_(n)], covers 95% (1 - 2^(1 - n) = 0.969;
+// at n = 5 it is 0.938), so that "same" cannot rest on an interval narrower than the data can support.
+inline constexpr std::size_t kMinSamplesPerSide = 6;
+
+// The interval rule: faster/slower when adjusted_p <= q AND the whole ratio interval lies outside
+// [1 - band, 1 + band] (slower when lower > 1 + band, faster when upper < 1 - band); same when the
+// whole interval is inside the band (bounds included), whatever p; everything else (NaN included)
+// inconclusive.
 Verdict decide(double adjusted_p, const RatioInterval& ratio, double noise_band = 0.02, double q = 0.05);
+
+// What each side measured: the compare rule needs the unit of replication.
+struct ComparisonEvidence {
+  std::size_t base_samples = 0;
+  std::size_t candidate_samples = 0;
+  std::size_t base_processes = 1;
+  std::size_t candidate_processes = 1;
+  bool process_level() const { return base_processes >= 2 && candidate_processes >= 2; }
+};
+
+// The compare rule (docs/compare.md): insufficient when a side has fewer than kMinSamplesPerSide
+// samples; otherwise the interval rule, except that faster/slower become unreplicated unless both
+// sides have >= 2 processes (the ratio and p must then be the process-level ones).
+Verdict decide(double adjusted_p, const RatioInterval& ratio, const ComparisonEvidence& evidence,
+               double noise_band = 0.02, double q = 0.05);
+
+// The gate's exit code over all rows: 1 when a row is slower; else 3 when a row is unreplicated or
+// insufficient (no decision: a possible change was not replicated, or there is no evidence); else 0.
+int gate_exit_code(const std::vector<Verdict>& verdicts);
 
 }  // namespace gbx

@@ -8,7 +8,7 @@
 #include <boost/math/constants/constants.hpp>
 #include <boost/math/distributions/students_t.hpp>
 
-#include "reporters/bootstrap.h"
+#include "stats/bootstrap.h"
 
 namespace gbx {
 namespace {

@@ -6,8 +6,8 @@
 #include <string>
 #include <vector>
 
-#include "reporters/comparison.h"
-#include "reporters/statistics.h"
+#include "stats/comparison.h"
+#include "stats/statistics.h"
 
 // Process-level (hierarchical) statistics: a benchmark's samples come in groups, one per process, and
 // the process is the unit of replication (Kalibera & Jones, "Rigorous Benchmarking in Reasonable

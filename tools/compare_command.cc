@@ -52,19 +52,35 @@ std::optional<std::string> fact(const nlohmann::json& record, const GateField& f
 
 std::string p_text(double p) { return p < 0.001 ? "p < 0.001" : "p = " + format_fixed(p, 3); }
 
+// "the base record", "the candidate record" or "both records": the sides with one process.
+std::string single_process_sides(const ComparisonEvidence& e) {
+  if (e.base_processes < 2 && e.candidate_processes < 2) return "both records have";
+  return e.base_processes < 2 ? "the base record has" : "the candidate record has";
+}
+
 std::string sentence_for(const ComparisonRow& row, double band) {
   std::string s = row.label + ": ";
+  const ComparisonEvidence& e = row.evidence;
+  if (row.verdict == Verdict::insufficient) {
+    s += "insufficient: " + std::to_string(e.base_samples) + " base and " + std::to_string(e.candidate_samples) +
+         " candidate samples, fewer than " + std::to_string(kMinSamplesPerSide) +
+         " on a side, support no verdict; rerun with a larger --gbx_max_time or --gbx_min_samples";
+    return row.incompatible ? s + " [INCOMPATIBLE records: not a sound comparison]" : s;
+  }
   if (!row.ratio) return s + "no ratio (a median is not positive)";
   const RatioInterval& r = *row.ratio;
-  const std::string ratio = "ratio " + format_fixed(r.ratio, 3) + " [" + format_fixed(r.lower, 3) + ", " +
-                            format_fixed(r.upper, 3) + "] " + format_fixed(100.0 * r.level, 0) + "% CI, " +
-                            p_text(row.adjusted_p) + " (BH-adjusted)";
+  std::string ratio = "ratio " + format_fixed(r.ratio, 3) + " [" + format_fixed(r.lower, 3) + ", " +
+                      format_fixed(r.upper, 3) + "] " + format_fixed(100.0 * r.level, 0) + "% CI, " +
+                      p_text(row.adjusted_p) + " (BH-adjusted)";
+  if (e.process_level()) {
+    ratio += ", " + std::to_string(e.base_processes) + " vs " + std::to_string(e.candidate_processes) + " processes";
+  }
+  const std::string direction = r.ratio >= 1.0 ? format_percent(r.ratio - 1.0) + " slower"
+                                               : format_percent(1.0 - r.ratio) + " faster";
   switch (row.verdict) {
     case Verdict::faster:
-      s += format_percent(1.0 - r.ratio) + " faster, ";
-      break;
     case Verdict::slower:
-      s += format_percent(r.ratio - 1.0) + " slower, ";
+      s += direction + ", ";
       break;
     case Verdict::same:
       s += "the same within +/-" + format_percent(band) + ", ";
@@ -72,10 +88,47 @@ std::string sentence_for(const ComparisonRow& row, double band) {
     case Verdict::inconclusive:
       s += "inconclusive, ";
       break;
+    case Verdict::unreplicated:
+      s += "unreplicated: " + direction + " within one process, ";
+      break;
+    case Verdict::insufficient:
+      break;
   }
   s += ratio;
+  if (row.verdict == Verdict::unreplicated) {
+    s += "; but " + single_process_sides(e) +
+         " one process, so the variation between processes was not measured and this may be machine noise: run "
+         "both sides with --gbx_processes=10, or gbx ab --processes 10, to tell";
+  } else if (!e.process_level()) {
+    s += " (within one process)";
+  }
   if (row.incompatible) s += " [INCOMPATIBLE records: not a sound comparison]";
   return s;
+}
+
+// A side's median as the table shows it: process-level when measured, else over all samples.
+double shown_median(const std::optional<HierarchicalEstimate>& processes, const BootstrapResult& samples) {
+  return processes ? processes->median : samples.estimate;
+}
+
+std::size_t processes_with_samples(const LoadedBenchmark& b) {
+  return static_cast<std::size_t>(std::count_if(b.process_samples.begin(), b.process_samples.end(),
+                                                [](const std::vector<double>& g) { return !g.empty(); }));
+}
+
+BootstrapResult widened_median(const LoadedBenchmark& b) {
+  BootstrapResult result = bootstrap_interval(b.samples, BootstrapStatistic::median);
+  if (result.interval) widen_for_resolution(*result.interval, b.resolution_seconds);
+  return result;
+}
+
+nlohmann::json hierarchical_json(const std::optional<HierarchicalEstimate>& h) {
+  if (!h) return nullptr;
+  const auto optional = [](const std::optional<double>& v) { return v ? nlohmann::json(*v) : nlohmann::json(); };
+  return {{"processes", h->processes},           {"median", h->median},
+          {"lower", h->lower},                   {"upper", h->upper},
+          {"method", h->method},                 {"between_process_cv", optional(h->between_process_cv)},
+          {"within_process_cv", optional(h->within_process_cv)}};
 }
 
 nlohmann::json interval_json(const BootstrapResult& b) {
@@ -95,8 +148,8 @@ void print_console(std::ostream& out, const std::vector<ComparisonRow>& rows) {
     const double lower = row.ratio ? row.ratio->lower : NAN;
     const double upper = row.ratio ? row.ratio->upper : NAN;
     std::snprintf(buffer, sizeof buffer, "%9s %9s   %.3f [%.3f, %.3f]   %-8s  %s%s",
-                  format_duration(row.base_median.estimate).c_str(),
-                  format_duration(row.candidate_median.estimate).c_str(), row.ratio ? row.ratio->ratio : NAN, lower,
+                  format_duration(shown_median(row.base_processes, row.base_median)).c_str(),
+                  format_duration(shown_median(row.candidate_processes, row.candidate_median)).c_str(), row.ratio ? row.ratio->ratio : NAN, lower,
                   upper, (row.adjusted_p < 0.001 ? std::string("<0.001") : format_fixed(row.adjusted_p, 3)).c_str(),
                   to_string(row.verdict), row.incompatible ? " (incompatible)" : "");
     out << line << buffer << "\n";
@@ -150,9 +203,21 @@ Comparison compare_loaded(const LoadedRecord& base, const LoadedRecord& candidat
     ComparisonRow row;
     row.name = b->name;
     row.label = b->problem.empty() ? b->name : b->problem + " " + b->variant;
-    row.base_median = bootstrap_interval(b->samples, BootstrapStatistic::median);
-    row.candidate_median = bootstrap_interval(c->samples, BootstrapStatistic::median);
-    row.ratio = median_ratio_interval(b->samples, c->samples);
+    row.base_median = widened_median(*b);
+    row.candidate_median = widened_median(*c);
+    row.evidence = {b->samples.size(), c->samples.size(), processes_with_samples(*b), processes_with_samples(*c)};
+    if (row.evidence.base_processes >= 2) row.base_processes = hierarchical_median(b->process_samples, b->resolution_seconds);
+    if (row.evidence.candidate_processes >= 2) {
+      row.candidate_processes = hierarchical_median(c->process_samples, c->resolution_seconds);
+    }
+    // The process is the unit when both sides have several; otherwise the samples of one process.
+    const auto ratio =
+        hierarchical_ratio(b->process_samples, c->process_samples, b->resolution_seconds, c->resolution_seconds);
+    if (ratio) {
+      row.ratio = ratio->interval;
+      row.p_value = ratio->p_value;
+      row.test_name = ratio->test;
+    }
     row.test = mann_whitney(b->samples, c->samples);
     row.shift = hodges_lehmann_shift(b->samples, c->samples);
     row.delta = cliffs_delta(b->samples, c->samples);
@@ -161,12 +226,17 @@ Comparison compare_loaded(const LoadedRecord& base, const LoadedRecord& candidat
   }
   std::vector<double> p_values;
   p_values.reserve(rows.size());
-  for (const auto& row : rows) p_values.push_back(row.test.p_value);
+  for (const auto& row : rows) p_values.push_back(row.p_value);
   const std::vector<double> adjusted = benjamini_hochberg(p_values);
   for (std::size_t i = 0; i < rows.size(); ++i) {
     ComparisonRow& row = rows[i];
     row.adjusted_p = adjusted[i];
-    row.verdict = row.ratio ? decide(row.adjusted_p, *row.ratio, noise_band, fdr) : Verdict::inconclusive;
+    const bool few = row.evidence.base_samples < kMinSamplesPerSide || row.evidence.candidate_samples < kMinSamplesPerSide;
+    if (row.ratio) {
+      row.verdict = decide(row.adjusted_p, *row.ratio, row.evidence, noise_band, fdr);
+    } else {
+      row.verdict = few ? Verdict::insufficient : Verdict::inconclusive;
+    }
     row.sentence = sentence_for(row, noise_band);
   }
   return comparison;
@@ -192,8 +262,8 @@ void print_comparison_markdown(std::ostream& out, const Comparison& comparison) 
   const auto& rows = comparison.rows;
   out << "| Benchmark | Base | Candidate | Ratio [95% CI] | p (BH) | Verdict |\n|---|---|---|---|---|---|\n";
   for (const auto& row : rows) {
-    out << "| " << text(row.label) << " | " << format_duration(row.base_median.estimate) << " | "
-        << format_duration(row.candidate_median.estimate) << " | ";
+    out << "| " << text(row.label) << " | " << format_duration(shown_median(row.base_processes, row.base_median))
+        << " | " << format_duration(shown_median(row.candidate_processes, row.candidate_median)) << " | ";
     if (row.ratio) {
       out << format_fixed(row.ratio->ratio, 3) << " [" << format_fixed(row.ratio->lower, 3) << ", "
           << format_fixed(row.ratio->upper, 3) << "]";
@@ -245,8 +315,8 @@ int compare_records(const CompareOptions& options, std::ostream& out, std::ostre
       return 2;
     }
   }
-  const bool any_slower =
-      std::any_of(rows.begin(), rows.end(), [](const ComparisonRow& row) { return row.verdict == Verdict::slower; });
+  std::vector<Verdict> verdicts;
+  for (const auto& row : rows) verdicts.push_back(row.verdict);
 
   if (options.format == "json") {
     nlohmann::json j;
@@ -266,6 +336,15 @@ int compare_records(const CompareOptions& options, std::ostream& out, std::ostre
       nlohmann::json r = {{"name", row.name},
                           {"base_median", interval_json(row.base_median)},
                           {"candidate_median", interval_json(row.candidate_median)},
+                          {"unit", row.evidence.process_level() ? "process" : "sample"},
+                          {"processes", {{"base", row.evidence.base_processes},
+                                         {"candidate", row.evidence.candidate_processes}}},
+                          {"samples", {{"base", row.evidence.base_samples},
+                                       {"candidate", row.evidence.candidate_samples}}},
+                          {"base_process_level", hierarchical_json(row.base_processes)},
+                          {"candidate_process_level", hierarchical_json(row.candidate_processes)},
+                          {"test", row.test_name},
+                          {"p", row.p_value},
                           {"mann_whitney_p", row.test.p_value},
                           {"mann_whitney_exact", row.test.exact},
                           {"p_adjusted", row.adjusted_p},
@@ -294,7 +373,7 @@ int compare_records(const CompareOptions& options, std::ostream& out, std::ostre
       out << "only in " << options.candidate << ": " << name << "\n";
     if (comparison.fewer_facts) out << "note: " << kFewerFactsNote << "\n";
   }
-  return any_slower ? 1 : 0;
+  return gate_exit_code(verdicts);
 }
 
 }  // namespace gbx::tools

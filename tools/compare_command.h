@@ -7,6 +7,7 @@
 
 #include "stats/bootstrap.h"
 #include "stats/comparison.h"
+#include "stats/hierarchical.h"
 #include "tools/record_loader.h"
 
 namespace gbx::tools {
@@ -31,10 +32,16 @@ struct Difference {
 struct ComparisonRow {
   std::string name;
   std::string label;  // "problem variant", or the name for plain Google Benchmark JSON
-  BootstrapResult base_median;
+  BootstrapResult base_median;  // over all samples, widened by half a tick
   BootstrapResult candidate_median;
-  std::optional<RatioInterval> ratio;
-  MannWhitney test;
+  // Each side's process-level median, when it has >= 2 processes.
+  std::optional<HierarchicalEstimate> base_processes;
+  std::optional<HierarchicalEstimate> candidate_processes;
+  ComparisonEvidence evidence;
+  std::optional<RatioInterval> ratio;  // process-level when evidence.process_level(), else over samples
+  MannWhitney test;                    // over all samples, for the JSON
+  std::string test_name;               // the test behind p_value: Welch on process medians or Mann-Whitney
+  double p_value = 1.0;
   double adjusted_p = 1.0;
   double shift = 0.0;
   double delta = 0.0;
@@ -66,8 +73,9 @@ extern const char* const kFewerFactsNote;
 // The Markdown table of the rows and their sentences, as `gbx compare --format=markdown` prints them.
 void print_comparison_markdown(std::ostream& out, const Comparison& comparison);
 
-// `gbx compare BASE CAND`: exit 0 when no benchmark is slower, 1 when one is, 2 on bad input or
-// incompatible records (unless allow_incompatible). Messages name the file and the fault.
+// `gbx compare BASE CAND`: exit 1 when a benchmark is slower, else 3 when one is unreplicated or
+// insufficient, else 0; 2 on bad input or incompatible records (unless allow_incompatible). Messages
+// name the file and the fault.
 int compare_records(const CompareOptions& options, std::ostream& out, std::ostream& err);
 
 }  // namespace gbx::tools

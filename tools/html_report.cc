@@ -28,8 +28,8 @@ constexpr int kChartWidth = 560;
 const std::vector<std::string> kStatuses = {"frontier", "dominated", "failed accuracy"};
 const std::vector<std::string> kStatusColors = {"#1b9e77", "#7570b3", "#d62728"};
 const std::vector<std::string> kStatusShapes = {"circle", "square", "cross"};
-const std::vector<std::string> kVerdicts = {"faster", "same", "inconclusive", "slower"};
-const std::vector<std::string> kVerdictColors = {"#1a9850", "#7f7f7f", "#e08214", "#d73027"};
+const std::vector<std::string> kVerdicts = {"faster", "same", "inconclusive", "unreplicated", "insufficient", "slower"};
+const std::vector<std::string> kVerdictColors = {"#1a9850", "#7f7f7f", "#e08214", "#8073ac", "#bababa", "#d73027"};
 
 json number(double value) { return std::isfinite(value) ? json(value) : json(nullptr); }
 
@@ -793,7 +793,9 @@ void write_comparison(std::ostringstream& page, const ReportModel& model, const 
        << "</code>. Verdicts as <code>gbx compare</code> gives them (docs/compare.md): faster or slower needs a "
           "BH-adjusted p at most "
        << format_significant(comparison.fdr) << " and a ratio interval wholly outside 1 &plusmn; "
-       << html_escape(format_percent(comparison.noise_band)) << ".</p>\n";
+       << html_escape(format_percent(comparison.noise_band))
+       << ", on process-level values when both records have several processes; with one process on a side a "
+          "change is only <em>unreplicated</em>, and a side with too few samples is <em>insufficient</em>.</p>\n";
   if (!comparison.compatible()) {
     page << "<div class=\"gbx-warning\"><strong>Warning: the records are not compatible</strong>, so this is not a "
             "sound comparison; every row is marked. These facts differ:<ul>\n";
@@ -860,7 +862,8 @@ dl.gbx-summary dt { font-weight: 600; } dl.gbx-summary dd { margin: 0; }
 .gbx-missing h3 { margin: .2rem 0; }
 .gbx-note { color: #57606a; }
 .gbx-verdict-faster { color: #1a7f37; font-weight: 600; } .gbx-verdict-slower { color: #cf222e; font-weight: 600; }
-.gbx-verdict-inconclusive { color: #9a6700; }
+.gbx-verdict-inconclusive { color: #9a6700; } .gbx-verdict-unreplicated { color: #6639ba; }
+.gbx-verdict-insufficient { color: #57606a; }
 .gbx-chart { margin: 1rem 0 1.5rem; min-height: 120px; }
 .gbx-sentence { margin-top: 0; }
 details summary { cursor: pointer; font-weight: 600; margin: .6rem 0 .2rem; }

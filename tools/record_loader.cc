@@ -1,5 +1,6 @@
 #include "tools/record_loader.h"
 
+#include <algorithm>
 #include <cmath>
 #include <fstream>
 #include <sstream>
@@ -50,6 +51,35 @@ const nlohmann::json& member(const std::string& path, const nlohmann::json& obje
 
 }  // namespace
 
+std::vector<ProcessGroup> read_process_groups(const std::string& path, const std::string& where,
+                                              const nlohmann::json& gbx_entry, std::size_t sample_count) {
+  if (!gbx_entry.contains("process_samples")) return {ProcessGroup{0, sample_count}};
+  const std::string field = where + ".gbx.process_samples";
+  const nlohmann::json& groups = gbx_entry["process_samples"];
+  if (!groups.is_array()) bad(path, field + " is not an array");
+  std::vector<ProcessGroup> result;
+  std::size_t total = 0;
+  for (std::size_t i = 0; i < groups.size(); ++i) {
+    const std::string item = field + "[" + std::to_string(i) + "]";
+    if (!groups[i].is_object()) bad(path, item + " is not an object");
+    ProcessGroup group;
+    for (const char* key : {"process", "count"}) {
+      if (!groups[i].contains(key) || !groups[i][key].is_number_unsigned()) {
+        bad(path, item + "." + key + " is missing or not a non-negative integer");
+      }
+    }
+    group.process = groups[i]["process"].get<std::size_t>();
+    group.count = groups[i]["count"].get<std::size_t>();
+    total += group.count;
+    result.push_back(group);
+  }
+  if (total != sample_count) {
+    bad(path, field + " counts " + std::to_string(total) + " samples, but gbx.samples holds " +
+                  std::to_string(sample_count));
+  }
+  return result;
+}
+
 LoadedRecord load_record(const std::string& path) {
   LoadedRecord record;
   record.path = path;
@@ -69,6 +99,7 @@ LoadedRecord load_record(const std::string& path) {
   }
 
   std::map<std::string, std::size_t> index;
+  std::vector<std::map<std::size_t, std::vector<double>>> by_process;  // per loaded benchmark
   for (std::size_t i = 0; i < benchmarks.size(); ++i) {
     const std::string where = "benchmarks[" + std::to_string(i) + "]";
     const auto& b = benchmarks[i];
@@ -84,13 +115,16 @@ LoadedRecord load_record(const std::string& path) {
     auto found = index.find(name);
     if (found == index.end()) {
       found = index.emplace(name, record.benchmarks.size()).first;
-      record.benchmarks.push_back(LoadedBenchmark{name, {}, {}, {}, {}});
+      record.benchmarks.push_back(LoadedBenchmark{name, {}, {}, {}, {}, {}, 0.0});
+      by_process.emplace_back();
     }
     LoadedBenchmark& loaded = record.benchmarks[found->second];
+    auto& groups = by_process[found->second];
     if (!record.has_gbx || !b.contains("gbx")) {
-      // Plain Google Benchmark JSON: each repetition's time is one sample.
+      // Plain Google Benchmark JSON: each repetition's time is one sample, all from one process.
       if (!std::isfinite(real_time)) bad(path, where + ".real_time is not a finite number");
       loaded.samples.push_back(real_time * scale);
+      groups[0].push_back(real_time * scale);
       continue;
     }
     const auto& g = member(path, b, where, "gbx", nlohmann::json::value_t::object);
@@ -101,6 +135,11 @@ LoadedRecord load_record(const std::string& path) {
       }
       loaded.samples.push_back(samples[s].get<double>());
     }
+    std::size_t next = 0;
+    for (const ProcessGroup& group : read_process_groups(path, where, g, samples.size())) {
+      auto& into = groups[group.process];
+      for (std::size_t s = 0; s < group.count; ++s) into.push_back(samples[next++].get<double>());
+    }
     loaded.problem = g.value("problem", "");
     loaded.variant = g.value("variant", "");
     loaded.protocol["problem"] = loaded.problem;
@@ -109,7 +148,17 @@ LoadedRecord load_record(const std::string& path) {
     if (g.contains("measurement") && g["measurement"].is_object()) {
       loaded.protocol["timer"] = g["measurement"].value("timer", "");
       loaded.protocol["cache"] = g["measurement"].value("cache", "");
+      const auto& m = g["measurement"];
+      const bool known = m.contains("timer_resolution_seconds") && m["timer_resolution_seconds"].is_number();
+      const double batch = m.contains("batch") && m["batch"].is_number() ? m["batch"].get<double>() : 1.0;
+      if (known && batch >= 1.0) {
+        loaded.resolution_seconds =
+            std::max(loaded.resolution_seconds, m["timer_resolution_seconds"].get<double>() / batch);
+      }
     }
+  }
+  for (std::size_t i = 0; i < record.benchmarks.size(); ++i) {
+    for (auto& [process, samples] : by_process[i]) record.benchmarks[i].process_samples.push_back(std::move(samples));
   }
   if (record.benchmarks.empty()) bad(path, "no benchmark has measurements (all are aggregates, skipped or failed)");
   // Last, so that a structural fault is named as such rather than as the seal it also breaks.

@@ -116,7 +116,7 @@ TEST(CompareGate, AllowIncompatibleGoesOnAndMarksEveryRow) {
   candidate.gpu = "NVIDIA H100 80GB HBM3";
   candidate.scale = 1.10;
   const Outcome o = compare(Facts{}, candidate, true);
-  EXPECT_EQ(o.code, 1) << "still a verdict: 10% slower";
+  EXPECT_EQ(o.code, 3) << "still a verdict: 10% slower, unreplicated (one process per side)";
   EXPECT_NE(o.out.find("INCOMPATIBLE"), std::string::npos) << o.out;
   EXPECT_NE(o.err.find("GPU model"), std::string::npos) << "the differences are still shown";
 }

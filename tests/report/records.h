@@ -35,6 +35,9 @@ struct Entry {
   std::vector<std::string> flags;
   // The recorded median interval; when absent, a plain [min, max] stands in.
   std::optional<std::pair<double, double>> median_ci;
+  // > 1: the samples come from this many processes, in consecutive groups as equal as can be
+  // (gbx.process_samples), so that a comparison uses the process as its unit.
+  std::size_t processes = 1;
 };
 
 // An entry with the defaults above; aggregate initialisation would leave members unnamed.
@@ -84,7 +87,7 @@ inline json gbx_entry(const Entry& e) {
                   {"fraction_of_peak_bandwidth", e.gbytes ? json(*e.gbytes / 50.0) : json(nullptr)},
                   {"fraction_of_peak", std::max(e.gflops.value_or(0) / 100.0, e.gbytes.value_or(0) / 50.0)}};
   }
-  return {
+  json entry = {
       {"name", e.name},
       {"run_name", e.name},
       {"run_type", "iteration"},
@@ -109,6 +112,16 @@ inline json gbx_entry(const Entry& e) {
         {"memory", {{"host_peak_bytes", e.memory ? json(*e.memory) : json(nullptr)}, {"device_peak_bytes", nullptr}}},
         {"throughput", throughput},
         {"flags", flags}}}};
+  if (e.processes > 1) {
+    json groups = json::array();
+    for (std::size_t p = 0; p < e.processes; ++p) {
+      const std::size_t begin = p * e.samples.size() / e.processes;
+      const std::size_t end = (p + 1) * e.samples.size() / e.processes;
+      groups.push_back({{"process", p}, {"count", end - begin}});
+    }
+    entry["gbx"]["process_samples"] = groups;
+  }
+  return entry;
 }
 
 inline json gbx_record(const std::vector<Entry>& entries, const std::string& run_id, const std::string& created,

@@ -93,9 +93,9 @@ for n in 1 2 3; do
   if [[ $n -eq 2 ]]; then
     expect "$md" '^## Comparison: #2 against #1$' "the comparison"
     for v in naive pairwise kahan double; do
-      expect "$md" "^\| reduce/n=4096 $v \| [0-9.]+ [mun]?s \| [0-9.]+ [mun]?s \| [0-9.]+ \[[0-9.]+, [0-9.]+\] \| (<0.001|[0-9.]+) \| \*\*(faster|slower|same|inconclusive)\*\* \|$" \
+      expect "$md" "^\| reduce/n=4096 $v \| [0-9.]+ [mun]?s \| [0-9.]+ [mun]?s \| [0-9.]+ \[[0-9.]+, [0-9.]+\] \| (<0.001|[0-9.]+) \| \*\*(faster|slower|same|inconclusive|unreplicated|insufficient)\*\* \|$" \
         "a verdict row for $v"
-      expect "$md" "^- reduce/n=4096 $v: (.* faster|.* slower|the same within [^,]*|inconclusive), ratio " "the $v sentence"
+      expect "$md" "^- reduce/n=4096 $v: (.* faster|.* slower|the same within [^,]*|inconclusive|unreplicated: .*), ratio " "the $v sentence"
     done
   else
     refuse "$md" '^## Comparison' "a comparison with $n runs"

@@ -7,7 +7,7 @@
 #include <random>
 #include <vector>
 
-#include "reporters/bootstrap.h"
+#include "stats/bootstrap.h"
 #include "stats/hierarchical.h"
 
 namespace {
