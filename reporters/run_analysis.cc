@@ -5,6 +5,7 @@
 #include <cstdio>
 
 #include "reporters/format.h"
+#include "stats/hierarchical.h"
 
 namespace gbx {
 
@@ -103,12 +104,17 @@ RunAnalysis analyze_run(const RunRecord& record, const AnalysisOptions& options)
   const std::vector<double>& samples = record.measurement.samples;
   a.summary = summarize(samples);
   a.median_ci = bootstrap_interval(samples, BootstrapStatistic::median, options.bootstrap);
+  // No median is known closer than half a tick of one sample (docs/compare.md, quantized samples).
+  const Measurement& m = record.measurement;
+  const double tick = m.batch >= 1 ? m.timer_resolution_seconds / static_cast<double>(m.batch) : 0.0;
+  if (a.median_ci.interval) widen_for_resolution(*a.median_ci.interval, tick);
   a.mean_ci = bootstrap_interval(samples, BootstrapStatistic::mean, options.bootstrap);
   a.mean_t_ci = student_t_interval(samples, options.bootstrap.level);
   if (a.summary) {  // present only for non-empty, finite samples: sort them once for the three intervals
     std::vector<double> sorted = samples;
     std::sort(sorted.begin(), sorted.end());
     a.median_order_ci = quantile_interval_sorted(sorted, 0.5, options.bootstrap.level);
+    if (a.median_order_ci) widen_for_resolution(a.median_order_ci->interval, tick);
     a.p90_ci = quantile_interval_sorted(sorted, 0.90, options.bootstrap.level);
     a.p99_ci = quantile_interval_sorted(sorted, 0.99, options.bootstrap.level);
   }
