@@ -128,6 +128,36 @@ RunAnalysis analyze_run(const RunRecord& record, const AnalysisOptions& options)
   return a;
 }
 
+nlohmann::json hierarchical_json(const std::optional<HierarchicalEstimate>& estimate) {
+  if (!estimate) return nullptr;
+  const HierarchicalEstimate& e = *estimate;
+  nlohmann::json plan = nullptr;
+  if (e.plan) {
+    const HierarchicalPlan& p = *e.plan;
+    plan = {{"target_relative_half_width", number(p.target_relative_half_width)},
+            {"level", number(p.level)},
+            {"processes", p.processes},
+            {"samples_per_process", p.samples_per_process},
+            {"expected_relative_half_width", number(p.expected_relative_half_width)},
+            {"process_seconds", number(p.process_seconds)},
+            {"sample_seconds", number(p.sample_seconds)},
+            {"total_seconds", number(p.total_seconds)},
+            {"reachable", p.reachable}};
+  }
+  return {{"processes", e.processes},
+          {"samples_per_process", e.samples_per_process},
+          {"median", number(e.median)},
+          {"lower", number(e.lower)},
+          {"upper", number(e.upper)},
+          {"level", number(e.level)},
+          {"method", e.method},
+          {"resolution_seconds", number(e.resolution_seconds)},
+          {"between_process_cv", number(e.between_process_cv)},
+          {"within_process_cv", number(e.within_process_cv)},
+          {"plan", plan},
+          {"single_process", e.single_process}};
+}
+
 nlohmann::json stats_json(const RunAnalysis& a) {
   if (!a.summary) return nullptr;
   const Summary& s = *a.summary;

@@ -11,6 +11,7 @@
 #include "stats/outliers.h"
 #include "stats/statistics.h"
 #include "reporters/throughput.h"
+#include "stats/hierarchical.h"
 
 namespace gbx {
 
@@ -47,6 +48,13 @@ RunAnalysis analyze_run(const RunRecord& record, const AnalysisOptions& options 
 nlohmann::json stats_json(const RunAnalysis& analysis);
 nlohmann::json outliers_json(const RunAnalysis& analysis);
 nlohmann::json flags_json(const RunAnalysis& analysis);
+
+// A benchmark's gbx.stats.hierarchical object: {processes, samples_per_process, median, lower, upper,
+// level, method, resolution_seconds, between_process_cv, within_process_cv, plan, single_process},
+// plan = {target_relative_half_width, level, processes, samples_per_process,
+// expected_relative_half_width, process_seconds, sample_seconds, total_seconds, reachable}; what is
+// unknown is null, and so is the whole object when there is no estimate.
+nlohmann::json hierarchical_json(const std::optional<HierarchicalEstimate>& estimate);
 
 // The relative half-width of the median's distribution-free 95% interval: cheap enough to check
 // while sampling (adaptive stopping). Absent while the interval cannot reach 95%.

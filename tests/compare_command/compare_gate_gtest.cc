@@ -48,7 +48,9 @@ std::string write_record(const std::string& name, const Facts& f) {
           {"build", {{"build_type", "Release"}, {"google_benchmark", "1.7.1"}}},
           {"gpus", {{{"name", f.gpu}, {"driver_version", f.driver}, {"runtime_version", "13.0"}}}}}}}}};
   gbx::seal_record(record);
-  const std::string path = ::testing::TempDir() + name;
+  // ctest runs each test in its own process, in parallel: one file name per test.
+  const std::string test = ::testing::UnitTest::GetInstance()->current_test_info()->name();
+  const std::string path = ::testing::TempDir() + test + "_" + name;
   std::ofstream(path) << record.dump(2);
   return path;
 }

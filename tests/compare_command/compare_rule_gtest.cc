@@ -55,7 +55,9 @@ nlohmann::json record_json(const Groups& groups, double resolution = 1e-9, doubl
 
 std::string write(const std::string& name, nlohmann::json record) {
   gbx::seal_record(record);
-  const std::string path = ::testing::TempDir() + name;
+  // ctest runs each test in its own process, in parallel: one file name per test.
+  const std::string test = ::testing::UnitTest::GetInstance()->current_test_info()->name();
+  const std::string path = ::testing::TempDir() + test + "_" + name;
   std::ofstream(path) << record.dump(2);
   return path;
 }

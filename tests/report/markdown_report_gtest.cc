@@ -85,7 +85,7 @@ TEST(MarkdownReport, TwoRunsAddTheComparisonWithVerdictRowsAndSentences) {
         count_lines(
             md,
             std::string(R"(\| gemm/m=8 )") + variant +
-                R"( \| [0-9.]+ ms \| [0-9.]+ ms \| 1\.[45][0-9]{2} \[[0-9.]+, [0-9.]+\] \| <?[0-9.]+ \| \*\*slower\*\* \|)"),
+                R"( \| [0-9.]+ [mu]s \| [0-9.]+ [mu]s \| 1\.[45][0-9]{2} \[[0-9.]+, [0-9.]+\] \| <?[0-9.]+ \| \*\*slower\*\* \|)"),
         1)
         << variant << "\n"
         << md;
