@@ -20,7 +20,7 @@
 #include <random>
 #include <vector>
 
-#include "reporters/comparison.h"
+#include "stats/comparison.h"
 #include "stats/hierarchical.h"
 
 namespace {

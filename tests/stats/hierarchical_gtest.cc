@@ -204,29 +204,3 @@ TEST(HierarchicalRatio, QuantizedSidesAreWidenedByTheirHalfTicks) {
 }
 
 }  // namespace
-
-#include "reporters/run_analysis.h"
-
-namespace {
-
-TEST(HierarchicalJson, TheRecordObjectWithNullsForWhatIsUnknown) {
-  std::mt19937_64 engine(11);
-  const auto several = gbx::hierarchical_median(simulate(engine, 4, 10, 0.03, 0.01), 1e-9);
-  const nlohmann::json j = gbx::hierarchical_json(several);
-  EXPECT_EQ(j["processes"], 4);
-  EXPECT_EQ(j["samples_per_process"], nlohmann::json::array({10, 10, 10, 10}));
-  EXPECT_EQ(j["median"].get<double>(), several->median);
-  EXPECT_EQ(j["method"], "log-t-process-medians");
-  EXPECT_EQ(j["single_process"], false);
-  EXPECT_TRUE(j["between_process_cv"].is_number());
-  EXPECT_EQ(j["plan"]["processes"], several->plan->processes);
-  EXPECT_EQ(j["plan"]["reachable"], several->plan->reachable);
-
-  const nlohmann::json one = gbx::hierarchical_json(gbx::hierarchical_median(simulate(engine, 1, 10, 0.0, 0.01), 0.0));
-  EXPECT_EQ(one["single_process"], true);
-  EXPECT_TRUE(one["between_process_cv"].is_null());
-  EXPECT_TRUE(one["plan"].is_null());
-  EXPECT_TRUE(gbx::hierarchical_json(std::nullopt).is_null());
-}
-
-}  // namespace
