@@ -49,11 +49,11 @@ class CpuDgemm : public gbx::bench::GemmFixture<gbx::CpuFixture> {
 };
 
 // Squares, and a skinny shape (tall A, few output columns) that stresses a different blocking.
-void small_shapes(benchmark::internal::Benchmark* b) {
+void small_shapes(gbx::RegisteredBenchmark* b) {
   b->ArgNames({"m", "n", "k"})->Args({256, 256, 256})->Args({1024, 64, 256})->Unit(benchmark::kMillisecond);
 }
 
-void cpu_shapes(benchmark::internal::Benchmark* b) {
+void cpu_shapes(gbx::RegisteredBenchmark* b) {
   small_shapes(b);
   b->Args({1024, 1024, 1024});
 }

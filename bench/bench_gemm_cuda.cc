@@ -115,7 +115,7 @@ class CublasBf16 : public CublasHalfBase<__nv_bfloat16> {
   }
 };
 
-void shapes(benchmark::internal::Benchmark* b) {
+void shapes(gbx::RegisteredBenchmark* b) {
   b->ArgNames({"m", "n", "k"})
       ->Args({256, 256, 256})
       ->Args({1024, 1024, 1024})

@@ -40,7 +40,7 @@ class ReduceFixture : public gbx::CpuFixture {
   const std::vector<double>* reference_ = nullptr;
 };
 
-void sizes(benchmark::internal::Benchmark* b) {
+void sizes(gbx::RegisteredBenchmark* b) {
   b->ArgName("n")->Arg(1 << 12)->Arg(1 << 24)->Unit(benchmark::kMicrosecond);
 }
 

@@ -60,7 +60,7 @@ class CubReduce : public CudaReduceBase {
   gbx::Span<char> temp_;
 };
 
-void sizes(benchmark::internal::Benchmark* b) {
+void sizes(gbx::RegisteredBenchmark* b) {
   b->ArgName("n")->Arg(1 << 12)->Arg(1 << 24)->Unit(benchmark::kMicrosecond);
 }
 

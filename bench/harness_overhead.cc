@@ -11,6 +11,7 @@
 #include "extensions/protocol.h"
 #include "kernels/reduce.h"
 #include "reporters/gbx_reporter.h"
+#include "reporters/run_error.h"
 #include "stats/statistics.h"
 
 namespace {
@@ -51,7 +52,7 @@ class CollectingReporter : public gbx::GbxReporter {
   using gbx::GbxReporter::GbxReporter;
   void ReportRuns(const std::vector<Run>& runs) override {
     for (const auto& run : runs) {
-      if (run.run_type == Run::RT_Iteration && !run.error_occurred && run.iterations > 0 &&
+      if (run.run_type == Run::RT_Iteration && !gbx::run_error(run) && run.iterations > 0 &&
           run.run_name.function_name == "overhead/plain_loop") {
         plain_seconds.push_back(run.real_accumulated_time / static_cast<double>(run.iterations));
       }

@@ -6,6 +6,8 @@
 #include <memory>
 #include <stdexcept>
 #include <string>
+#include <type_traits>
+#include <utility>
 #include <vector>
 
 #include "extensions/accuracy.h"
@@ -24,14 +26,27 @@ class Unavailable : public std::runtime_error {
   using std::runtime_error::runtime_error;
 };
 
+// What Google Benchmark's public RegisterBenchmark returns, on which ->Arg(...) and friends chain:
+// benchmark::Benchmark since 1.9, benchmark::internal::Benchmark in 1.7 and 1.8. Named through the
+// function's return type so that gbx compiles against both without spelling either.
+using RegisteredBenchmark =
+    std::remove_pointer_t<decltype(benchmark::RegisterBenchmark("", std::declval<void (*)(benchmark::State&)>()))>;
+
 // The compiled base of every gbx fixture: timing, warm-up, flushes, batching, samples and skipping.
 // Backends (CPU, CUDA) supply a timer, a flush and one run; authors supply setup, run and declarations.
-class FixtureBase : public benchmark::Fixture {
+class FixtureBase {
  public:
+  virtual ~FixtureBase() = default;
+  FixtureBase(const FixtureBase&) = delete;
+  FixtureBase& operator=(const FixtureBase&) = delete;
+
   // Called once at registration: the benchmark is named "<family>/<variant>".
   void identify(const std::string& family, const std::string& variant);
+  std::string name() const { return family_ + "/" + variant_; }
 
-  void BenchmarkCase(benchmark::State& state) final;
+  // One Google Benchmark call: the whole gbx measurement. argument_count: how many state.range(i)
+  // the registration declared.
+  void measure_benchmark(benchmark::State& state, int argument_count);
 
  protected:
   FixtureBase() = default;
@@ -119,13 +134,17 @@ class CpuFixture : public FixtureBase {
   std::unique_ptr<CpuCacheFlusher> flusher_;
 };
 
-// Registers fixture F as "<family>/<variant>" with manual time and one Google Benchmark iteration:
-// each iteration is one whole gbx measurement. Chain ->Arg(...) and friends on the result.
+// Registers the fixture, named by identify(), through benchmark::RegisterBenchmark with manual time
+// and one Google Benchmark iteration: each iteration is one whole gbx measurement. Google Benchmark's
+// registry keeps the fixture until the program ends.
+RegisteredBenchmark* register_fixture(std::unique_ptr<FixtureBase> fixture);
+
+// Registers fixture F as "<family>/<variant>". Chain ->Arg(...) and friends on the result.
 template <class F>
-benchmark::internal::Benchmark* register_fixture(const std::string& family, const std::string& variant) {
-  auto* fixture = new F();
+RegisteredBenchmark* register_fixture(const std::string& family, const std::string& variant) {
+  auto fixture = std::make_unique<F>();
   fixture->identify(family, variant);
-  return benchmark::internal::RegisterBenchmarkInternal(fixture)->UseManualTime()->Iterations(1);
+  return register_fixture(std::move(fixture));
 }
 
 }  // namespace gbx
@@ -134,5 +153,5 @@ benchmark::internal::Benchmark* register_fixture(const std::string& family, cons
 #define GBX_CONCAT(a, b) GBX_CONCAT_INNER(a, b)
 // GBX_BENCHMARK(MyFixture, "reduce", "kahan")->Arg(1 << 20);
 #define GBX_BENCHMARK(Fixture, family, variant)                                                        \
-  [[maybe_unused]] static ::benchmark::internal::Benchmark* GBX_CONCAT(gbx_registered_, __COUNTER__) = \
+  [[maybe_unused]] static ::gbx::RegisteredBenchmark* GBX_CONCAT(gbx_registered_, __COUNTER__) = \
       ::gbx::register_fixture<Fixture>(family, variant)

@@ -1,4 +1,5 @@
 #include "reporters/console_table.h"
+#include "reporters/run_error.h"
 
 #include <algorithm>
 #include <cmath>
@@ -53,9 +54,9 @@ void ConsoleTable::print_row(const benchmark::BenchmarkReporter::Run& run, const
     printed_columns_ = true;
   }
   std::string line = pad(short_name(run), name_width_);
-  if (run.error_occurred) {
+  if (const auto error = run_error(run)) {
     const bool skipped = record && record->skipped;
-    out_ << line << (skipped ? "" : "FAILED: ") << run.error_message << "\n" << std::flush;
+    out_ << line << (skipped ? "" : "FAILED: ") << *error << "\n" << std::flush;
     return;
   }
   if (run.run_type == benchmark::BenchmarkReporter::Run::RT_Aggregate) {

@@ -4,6 +4,7 @@
 #include <cstdlib>
 
 #include "reporters/run_patching.h"
+#include "reporters/run_error.h"
 
 namespace gbx {
 
@@ -104,7 +105,7 @@ void GbxReporter::ReportRuns(const std::vector<Run>& runs) {
         consumed_.insert(record->id);
       }
     }
-    if (run.run_type == Run::RT_Iteration && run.error_occurred && !(record && record->skipped)) any_failed_ = true;
+    if (run.run_type == Run::RT_Iteration && run_error(run) && !(record && record->skipped)) any_failed_ = true;
     if (run.run_type == Run::RT_Iteration && record && record->accuracy && !record->accuracy->passed) {
       any_failed_ = true;
     }

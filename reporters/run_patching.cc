@@ -1,12 +1,35 @@
 #include "reporters/run_patching.h"
 
+#include <optional>
+#include <string>
+
+#include "reporters/run_error.h"
+#include "stats/statistics.h"
+
 namespace gbx {
 
 using Run = benchmark::BenchmarkReporter::Run;
 
+namespace {
+
+// Google Benchmark's own aggregates, by name, as it defines them (sample standard deviation, 0 for
+// one value; cv = stddev / mean). Needed from 1.8 on, where an aggregate row no longer carries the
+// statistics it was computed with; a user-defined statistic then keeps Google Benchmark's value.
+std::optional<double> standard_statistic(const std::string& name, const std::vector<double>& values) {
+  const auto summary = summarize(values);
+  if (!summary) return std::nullopt;
+  if (name == "mean") return summary->mean;
+  if (name == "median") return summary->median;
+  if (name == "stddev") return summary->stddev.value_or(0.0);
+  if (name == "cv") return summary->cv.value_or(0.0);
+  return std::nullopt;
+}
+
+}  // namespace
+
 void patch_repetition(Run& run, const RunRecord& record) {
   run.report_label = record.problem;
-  if (run.error_occurred) return;
+  if (run_error(run)) return;
   const Measurement& m = record.measurement;
   run.cpu_accumulated_time = m.cpu_seconds_per_run * static_cast<double>(run.iterations);
   run.counters["samples"] = benchmark::Counter(static_cast<double>(m.samples.size()));
@@ -24,21 +47,28 @@ void patch_repetition(Run& run, const RunRecord& record) {
 void patch_aggregate(Run& run, const std::vector<RunRecord>& repetitions) {
   if (repetitions.empty()) return;
   run.report_label = repetitions.front().problem;
-  if (run.error_occurred || run.statistics == nullptr) return;
+  if (run_error(run)) return;
   std::vector<double> values;
   for (const auto& record : repetitions) {
     if (record.error.empty()) values.push_back(record.measurement.cpu_seconds_per_run);
   }
   if (values.empty()) return;
-  for (const auto& statistic : *run.statistics) {
-    if (statistic.name_ != run.aggregate_name) continue;
-    const double value = statistic.compute_(values);
-    // Google Benchmark divides an aggregate's accumulated time by its iterations (the repetition
-    // count) when printing; percentages (the CV) are printed as they are.
-    run.cpu_accumulated_time =
-        statistic.unit_ == benchmark::kPercentage ? value : value * static_cast<double>(run.iterations);
-    return;
+  std::optional<double> value;
+  bool percentage = run.aggregate_unit == benchmark::kPercentage;
+  if (run.statistics != nullptr) {
+    for (const auto& statistic : *run.statistics) {
+      if (statistic.name_ != run.aggregate_name) continue;
+      value = statistic.compute_(values);
+      percentage = statistic.unit_ == benchmark::kPercentage;
+      break;
+    }
+  } else {
+    value = standard_statistic(run.aggregate_name, values);
   }
+  if (!value) return;
+  // Google Benchmark divides an aggregate's accumulated time by its iterations (the repetition
+  // count) when printing; percentages (the CV) are printed as they are.
+  run.cpu_accumulated_time = percentage ? *value : *value * static_cast<double>(run.iterations);
 }
 
 void patch_runs(std::vector<Run>& runs, const SampleChannel& channel) {

@@ -10,7 +10,7 @@ GBX_DEBIAN_PACKAGES=(
   cmake ninja-build g++ pkg-config git
   libbenchmark-dev libgtest-dev libgmock-dev
   libboost-dev nlohmann-json3-dev libcli11-dev
-  libssl-dev libopenblas-dev libfmt-dev
+  libssl-dev libopenblas-dev
   python3 python3-jsonschema
 )
 

@@ -11,17 +11,18 @@
 
 #include "extensions/sample_channel.h"
 #include "reporters/gbx_reporter.h"
+#include "tests/support/reporter_run.h"
 
 namespace {
 
-using GbRun = benchmark::BenchmarkReporter::Run;
+using gbx_test::GbRun;
 
 double mean(const std::vector<double>& v) {
   return std::accumulate(v.begin(), v.end(), 0.0) / static_cast<double>(v.size());
 }
 
-const std::vector<benchmark::internal::Statistics>& statistics() {
-  static const std::vector<benchmark::internal::Statistics> stats = {{"mean", mean}};
+const std::vector<gbx_test::RunStatistic>& statistics() {
+  static const std::vector<gbx_test::RunStatistic> stats = {{"mean", mean}};
   return stats;
 }
 
@@ -213,16 +214,14 @@ TEST(GbxReporter, AFailedRepetitionIsAFailureAndASkipIsNot) {
   {
     gbx::GbxReporter reporter(nullptr, nullptr, channel);
     GbRun run = repetition("copy", "1", skipped_id, 0);
-    run.error_occurred = true;
-    run.error_message = skipped.error;
+    gbx_test::set_run_error(run, skipped.error);
     reporter.ReportRuns({run});
     EXPECT_FALSE(reporter.any_failed());
   }
   {
     gbx::GbxReporter reporter(nullptr, nullptr, channel);
     GbRun run = repetition("b", "1", failed_id, 0);
-    run.error_occurred = true;
-    run.error_message = failed.error;
+    gbx_test::set_run_error(run, failed.error);
     reporter.ReportRuns({run});
     EXPECT_TRUE(reporter.any_failed());
   }
@@ -230,8 +229,7 @@ TEST(GbxReporter, AFailedRepetitionIsAFailureAndASkipIsNot) {
     // An error in a plain Google Benchmark row, with no gbx record at all, is a failure too.
     gbx::GbxReporter reporter(nullptr, nullptr, channel);
     GbRun run = base_run("plain", "");
-    run.error_occurred = true;
-    run.error_message = "oops";
+    gbx_test::set_run_error(run, "oops");
     reporter.ReportRuns({run});
     EXPECT_TRUE(reporter.any_failed());
   }

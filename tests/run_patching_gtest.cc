@@ -5,17 +5,20 @@
 #include <benchmark/benchmark.h>
 
 #include <algorithm>
+#include <cmath>
 #include <cstdint>
 #include <numeric>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "extensions/sample_channel.h"
 #include "reporters/run_patching.h"
+#include "tests/support/reporter_run.h"
 
 namespace {
 
-using GbRun = benchmark::BenchmarkReporter::Run;
+using gbx_test::GbRun;
 
 gbx::RunRecord record(const std::string& benchmark, std::int64_t arg, double cpu_per_run, std::size_t samples = 4,
                       std::int64_t batch = 3) {
@@ -44,8 +47,8 @@ double mean(const std::vector<double>& v) {
 }
 double largest(const std::vector<double>& v) { return *std::max_element(v.begin(), v.end()); }
 
-const std::vector<benchmark::internal::Statistics>& statistics() {
-  static const std::vector<benchmark::internal::Statistics> stats = {
+const std::vector<gbx_test::RunStatistic>& statistics() {
+  static const std::vector<gbx_test::RunStatistic> stats = {
       {"mean", mean}, {"largest", largest}, {"share", largest, benchmark::kPercentage}};
   return stats;
 }
@@ -104,8 +107,7 @@ TEST(PatchRuns, ErrorRunGetsTheProblemButNoCountersOrCpuTime) {
   failed.skipped = true;
   const auto id = channel.publish(failed);
   GbRun run = iteration_run(gbx::record_label(id), 9.0);
-  run.error_occurred = true;
-  run.error_message = failed.error;
+  gbx_test::set_run_error(run, failed.error);
   std::vector<GbRun> runs = {run};
   gbx::patch_runs(runs, channel);
   EXPECT_EQ(runs[0].report_label, "copy/scalar/problem/1048576");
@@ -158,15 +160,28 @@ TEST(PatchAggregate, SkipsFailedRepetitions) {
   EXPECT_DOUBLE_EQ(run.cpu_accumulated_time, 1.5 * 3);
 }
 
-TEST(PatchAggregate, UnknownStatisticOrNoStatisticsLeavesTheTime) {
+TEST(PatchAggregate, UnknownStatisticLeavesTheTime) {
   GbRun unknown = aggregate_run("", "no_such_statistic", 3);
   gbx::patch_aggregate(unknown, three_repetitions());
   EXPECT_EQ(unknown.cpu_accumulated_time, -1.0);
   EXPECT_EQ(unknown.report_label, "b/problem/1");
-  GbRun none = aggregate_run("", "mean", 3);
-  none.statistics = nullptr;
-  gbx::patch_aggregate(none, three_repetitions());
-  EXPECT_EQ(none.cpu_accumulated_time, -1.0);
+  unknown.statistics = nullptr;
+  gbx::patch_aggregate(unknown, three_repetitions());
+  EXPECT_EQ(unknown.cpu_accumulated_time, -1.0);
+}
+
+// From Google Benchmark 1.8 on an aggregate row carries no statistics: its own four are recomputed
+// by name. CPU times 1, 2, 6: mean 3, median 2, stddev sqrt((4 + 1 + 9) / 2) = sqrt(7).
+TEST(PatchAggregate, WithoutItsStatisticsGoogleBenchmarksOwnAreRecomputedByName) {
+  const std::pair<const char*, double> expected[] = {
+      {"mean", 3.0 * 3}, {"median", 2.0 * 3}, {"stddev", std::sqrt(7.0) * 3}, {"cv", std::sqrt(7.0) / 3.0}};
+  for (const auto& [name, cpu_accumulated] : expected) {
+    GbRun run = aggregate_run("", name, 3);
+    run.statistics = nullptr;
+    if (std::string(name) == "cv") run.aggregate_unit = benchmark::kPercentage;
+    gbx::patch_aggregate(run, three_repetitions());
+    EXPECT_DOUBLE_EQ(run.cpu_accumulated_time, cpu_accumulated) << name;
+  }
 }
 
 TEST(PatchAggregate, NoRepetitionsLeavesTheRunAlone) {
@@ -178,7 +193,7 @@ TEST(PatchAggregate, NoRepetitionsLeavesTheRunAlone) {
 
 TEST(PatchAggregate, ErrorAggregateKeepsItsTime) {
   GbRun run = aggregate_run("", "mean", 3);
-  run.error_occurred = true;
+  gbx_test::set_run_error(run, "");
   gbx::patch_aggregate(run, three_repetitions());
   EXPECT_EQ(run.cpu_accumulated_time, -1.0);
 }

@@ -10,6 +10,7 @@
 #include "reporters/console_table.h"
 #include "record/json_record.h"
 #include "reporters/run_analysis.h"
+#include "tests/support/reporter_run.h"
 
 namespace {
 
@@ -79,13 +80,11 @@ TEST(ConsoleTable, RowsHeaderAndProtocolLine) {
   gbx::RunRecord skipped = record_with({});
   skipped.skipped = true;
   BenchmarkRun skipped_run = run_named("copy/scalar", "n:1024");
-  skipped_run.error_occurred = true;
-  skipped_run.error_message = "skipped: no usable CUDA device: cudaErrorNoDevice";
+  gbx_test::set_run_error(skipped_run, "skipped: no usable CUDA device: cudaErrorNoDevice");
   table.print_row(skipped_run, skipped, std::nullopt);
 
   BenchmarkRun failed_run = run_named("copy/vectorised", "n:1024");
-  failed_run.error_occurred = true;
-  failed_run.error_message = "kernel.cu:12: launch failed";
+  gbx_test::set_run_error(failed_run, "kernel.cu:12: launch failed");
   table.print_row(failed_run, record_with({}), std::nullopt);
 
   gbx::RunRecord short_of_target = record_with(around(5e-3, 12));
