@@ -9,6 +9,7 @@
 #include "extensions/cpu_timer.h"
 #include "extensions/interrupt.h"
 #include "extensions/protocol.h"
+#include "stats/statistics.h"
 
 namespace gbx {
 
@@ -126,13 +127,10 @@ void FixtureBase::measure_benchmark(benchmark::State& state, int argument_count)
     hooks.now_seconds = [this] { return now_seconds(); };
     hooks.cpu_seconds = process_cpu_seconds;
     hooks.interrupted = interrupt_requested;
-    const PrecisionEstimate& estimate = precision_estimate();
     const bool adaptive = protocol.target_rel_ci > 0.0;
     if (adaptive) {
-      if (!estimate)
-        throw std::logic_error("--gbx_target_rel_ci needs a precision estimate (gbx::run_main installs one)");
       hooks.enough = [&](const std::vector<double>& samples) {
-        const auto relative = estimate(samples);
+        const auto relative = median_relative_half_width(samples);
         return relative && *relative <= protocol.target_rel_ci;
       };
     }
@@ -160,7 +158,7 @@ void FixtureBase::measure_benchmark(benchmark::State& state, int argument_count)
     } else {
       stopping.reached = static_cast<std::int64_t>(m.samples.size()) >= protocol.min_samples;
     }
-    if (estimate) stopping.achieved_rel_ci = estimate(m.samples);
+    stopping.achieved_rel_ci = median_relative_half_width(m.samples);
   } catch (const Interrupted& e) {
     record_.interrupted = true;
     failure = e.what();
@@ -187,8 +185,9 @@ void FixtureBase::measure_benchmark(benchmark::State& state, int argument_count)
     state.SkipWithError(failure.c_str());
     return;
   }
-  const double median = sample_median(record_.measurement.samples);
-  for (auto _ : state) state.SetIterationTime(median);
+  // A measurement that did not fail holds at least one sample, all finite.
+  const double median_seconds = median(record_.measurement.samples).value_or(0.0);
+  for (auto _ : state) state.SetIterationTime(median_seconds);
 }
 
 CpuFixture::CpuFixture() = default;

@@ -1,6 +1,7 @@
 #include "extensions/measurement.h"
 
 #include "extensions/interrupt.h"
+#include "stats/statistics.h"
 
 #include <algorithm>
 #include <cmath>
@@ -21,14 +22,6 @@ double timed_batch(Timer& timer, const MeasurementHooks& hooks, std::int64_t bat
 }
 
 }  // namespace
-
-double sample_median(std::vector<double> values) {
-  if (values.empty()) throw std::invalid_argument("sample_median of no samples");
-  const auto mid = values.begin() + static_cast<std::ptrdiff_t>(values.size() / 2);
-  std::nth_element(values.begin(), mid, values.end());
-  if (values.size() % 2 == 1) return *mid;
-  return 0.5 * (*mid + *std::max_element(values.begin(), mid));
-}
 
 std::int64_t choose_batch(double seconds_per_run, double resolution_seconds, double factor) {
   if (!(resolution_seconds > 0.0)) throw std::invalid_argument("timer resolution must be > 0");
@@ -113,7 +106,7 @@ Measurement measure(const Protocol& protocol, Timer& timer, const MeasurementHoo
 
   const double runs = static_cast<double>(m.samples.size()) * static_cast<double>(m.batch);
   m.cpu_seconds_per_run = runs > 0.0 ? cpu_in_samples / runs : 0.0;
-  if (cold && !m.samples.empty()) m.below_resolution = sample_median(m.samples) < target;
+  if (cold && !m.samples.empty()) m.below_resolution = median(m.samples).value_or(0.0) < target;
   m.wall_seconds = hooks.now_seconds() - start;
   return m;
 }

@@ -40,10 +40,6 @@ struct Measurement {
   bool below_resolution = false;      // cold samples (never batched) shorter than the batch target
 };
 
-// The median of samples (the mean of the two middle values for an even count); throws when empty.
-// The statistics proper live in reporters/; this is what the measurement itself needs.
-double sample_median(std::vector<double> values);
-
 // The number of runs per sample so that a sample lasts batch_resolution_factor resolutions.
 std::int64_t choose_batch(double seconds_per_run, double resolution_seconds, double factor = 100.0);
 

@@ -19,11 +19,6 @@ Protocol& protocol_storage() {
   return protocol;
 }
 
-PrecisionEstimate& estimate_storage() {
-  static PrecisionEstimate estimate;
-  return estimate;
-}
-
 [[noreturn]] void refuse(const std::string& flag, const std::string& value, const std::string& expected) {
   throw FlagError("invalid value '" + value + "' for --" + flag + ": expected " + expected);
 }
@@ -130,9 +125,5 @@ std::string flags_help() {
 const Protocol& active_protocol() { return protocol_storage(); }
 
 void set_active_protocol(const Protocol& protocol) { protocol_storage() = protocol; }
-
-void set_precision_estimate(PrecisionEstimate estimate) { estimate_storage() = std::move(estimate); }
-
-const PrecisionEstimate& precision_estimate() { return estimate_storage(); }
 
 }  // namespace gbx

@@ -1,7 +1,6 @@
 #pragma once
 
 #include <cstdint>
-#include <functional>
 #include <optional>
 #include <stdexcept>
 #include <string>
@@ -44,12 +43,6 @@ CommandLine parse_command_line(const std::vector<std::string>& args);
 
 // Usage text for the --gbx_* flags.
 std::string flags_help();
-
-// The relative half-width of the median's 95% interval, or nothing while it cannot be computed.
-// Statistics live in reporters/, which depends on extensions/, so the driver installs it here.
-using PrecisionEstimate = std::function<std::optional<double>(const std::vector<double>& samples)>;
-void set_precision_estimate(PrecisionEstimate estimate);
-const PrecisionEstimate& precision_estimate();
 
 // The protocol the running benchmarks follow; set once by the driver before they run.
 const Protocol& active_protocol();

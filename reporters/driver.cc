@@ -169,7 +169,6 @@ int run_main(int argc, char** argv) {
   if (output.format == "console") reporter.set_console(&console);
   reporter.set_aggregates_only(output.display_aggregates_only || output.report_aggregates_only,
                                output.report_aggregates_only);
-  set_precision_estimate(median_relative_half_width);
   // The peaks that throughput is a fraction of: measured (CPU) or read (GPU) once, before the run.
   const bool listing = output.list_tests;
   const Peak cpu_peak = listing ? Peak{} : calibrate_cpu_peak();

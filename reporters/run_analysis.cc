@@ -92,12 +92,6 @@ void add_flags(const RunRecord& record, RunAnalysis& a) {
 
 }  // namespace
 
-std::optional<double> median_relative_half_width(const std::vector<double>& samples) {
-  const auto q = quantile_interval(samples, 0.5, 0.95);
-  if (!q || !q->ranks.reaches_level || !(q->estimate > 0.0)) return std::nullopt;
-  return 0.5 * (q->interval.upper - q->interval.lower) / q->estimate;
-}
-
 RunAnalysis analyze_run(const RunRecord& record, const AnalysisOptions& options) {
   RunAnalysis a;
   if (!record.error.empty()) return a;

@@ -56,8 +56,4 @@ nlohmann::json flags_json(const RunAnalysis& analysis);
 // unknown is null, and so is the whole object when there is no estimate.
 nlohmann::json hierarchical_json(const std::optional<HierarchicalEstimate>& estimate);
 
-// The relative half-width of the median's distribution-free 95% interval: cheap enough to check
-// while sampling (adaptive stopping). Absent while the interval cannot reach 95%.
-std::optional<double> median_relative_half_width(const std::vector<double>& samples);
-
 }  // namespace gbx

@@ -63,11 +63,6 @@ void draw_indices(std::size_t n, std::mt19937_64& engine, Visit visit) {
 // estimate compare equal in z0's mid-rank count. Halving first cannot overflow and rounds the same.
 double midpoint(double a, double b) { return 0.5 * a + 0.5 * b; }
 
-double median_of_sorted(const std::vector<double>& sorted) {
-  const std::size_t n = sorted.size();
-  return n % 2 == 1 ? sorted[n / 2] : midpoint(sorted[n / 2 - 1], sorted[n / 2]);
-}
-
 double mean_of(const std::vector<double>& values) {
   double sum = 0.0;
   for (double value : values) sum += value;

@@ -51,7 +51,16 @@ std::optional<double> quantile(std::vector<double> values, double q) {
   return quantile_sorted(values, q);
 }
 
-std::optional<double> median(std::vector<double> values) { return quantile(std::move(values), 0.5); }
+std::optional<double> median(std::vector<double> values) {
+  if (values.empty() || !all_finite(values)) return std::nullopt;
+  std::sort(values.begin(), values.end());
+  return median_of_sorted(values);
+}
+
+double median_of_sorted(const std::vector<double>& sorted) {
+  const std::size_t n = sorted.size();
+  return n % 2 == 1 ? sorted[n / 2] : 0.5 * sorted[n / 2 - 1] + 0.5 * sorted[n / 2];
+}
 
 std::optional<Summary> summarize(const std::vector<double>& samples) {
   if (samples.empty() || !all_finite(samples)) return std::nullopt;
@@ -151,6 +160,12 @@ std::optional<QuantileInterval> quantile_interval(const std::vector<double>& sam
   std::vector<double> sorted = samples;
   std::sort(sorted.begin(), sorted.end());
   return quantile_interval_sorted(sorted, q, level);
+}
+
+std::optional<double> median_relative_half_width(const std::vector<double>& samples) {
+  const auto q = quantile_interval(samples, 0.5, 0.95);
+  if (!q || !q->ranks.reaches_level || !(q->estimate > 0.0)) return std::nullopt;
+  return 0.5 * (q->interval.upper - q->interval.lower) / q->estimate;
 }
 
 }  // namespace gbx

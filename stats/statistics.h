@@ -42,6 +42,9 @@ double quantile_sorted(const std::vector<double>& sorted, double q);
 // Type 7 quantile; absent for empty or non-finite input, or q outside [0, 1].
 std::optional<double> quantile(std::vector<double> values, double q);
 std::optional<double> median(std::vector<double> values);
+// The median of sorted, non-empty data: the middle value, or (a + b) / 2 as numpy computes it
+// (0.5 a + 0.5 b, which cannot overflow). median() is this after sorting.
+double median_of_sorted(const std::vector<double>& sorted);
 
 // Absent for empty or non-finite input.
 std::optional<Summary> summarize(const std::vector<double>& samples);
@@ -85,5 +88,9 @@ std::optional<QuantileInterval> quantile_interval_sorted(const std::vector<doubl
 
 // True when every value is finite (neither NaN nor +/-Inf).
 bool all_finite(const std::vector<double>& values);
+
+// The relative half-width of the median's distribution-free 95% interval: cheap enough to check
+// while sampling (adaptive stopping). Absent while the interval cannot reach 95%.
+std::optional<double> median_relative_half_width(const std::vector<double>& samples);
 
 }  // namespace gbx

@@ -7,7 +7,7 @@
 
 #include "extensions/measurement.h"
 #include "extensions/simulated_timer.h"
-#include "reporters/run_analysis.h"
+#include "stats/statistics.h"
 
 namespace {
 

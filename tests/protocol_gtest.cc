@@ -228,15 +228,4 @@ TEST(ActiveProtocol, SetThenRead) {
   gbx::set_active_protocol(saved);
 }
 
-TEST(PrecisionEstimate, SetThenReadThenClear) {
-  EXPECT_FALSE(gbx::precision_estimate());  // none until the driver installs one
-  gbx::set_precision_estimate([](const std::vector<double>& samples) -> std::optional<double> {
-    return static_cast<double>(samples.size());
-  });
-  ASSERT_TRUE(gbx::precision_estimate());
-  EXPECT_EQ(gbx::precision_estimate()({1.0, 2.0, 3.0}), 3.0);
-  gbx::set_precision_estimate({});
-  EXPECT_FALSE(gbx::precision_estimate());
-}
-
 }  // namespace
