@@ -1,12 +1,14 @@
-# Installs gbx as a CMake package: find_package(gbx CONFIG) gives gbx::extensions, gbx::kernels,
-# gbx::reporters and gbx::main, with headers under include/gbx/<folder>/ (so "extensions/fixture.h"
-# resolves through the targets' INSTALL_INTERFACE include dir include/gbx).
+# Installs gbx as a CMake package: find_package(gbx CONFIG) gives gbx::main (main() and everything
+# behind it) and gbx::extensions (the fixtures), with the umbrella include/gbx/gbx.h and the public
+# headers it includes under include/gbx/<folder>/ (cmake/GbxPublicHeaders.cmake). Also installs the
+# gbx command-line tool and the charting libraries its HTML report inlines.
 include(CMakePackageConfigHelpers)
 
 set(GBX_INSTALL_CMAKEDIR "${CMAKE_INSTALL_LIBDIR}/cmake/gbx" CACHE STRING
     "Where gbxConfig.cmake is installed, relative to the prefix")
-set(gbx_exported_targets gbx_stats gbx_record gbx_extensions gbx_environment gbx_kernels gbx_reporters
-    gbx_record_writer gbx_main)
+# The kernel families are gbx's own benchmarks, not an interface: gbx_kernels is not installed.
+set(gbx_exported_targets gbx_stats gbx_record gbx_extensions gbx_environment gbx_reporters gbx_record_writer
+    gbx_main)
 
 install(TARGETS ${gbx_exported_targets}
   EXPORT gbxTargets
@@ -14,12 +16,25 @@ install(TARGETS ${gbx_exported_targets}
   LIBRARY DESTINATION ${CMAKE_INSTALL_LIBDIR}
   RUNTIME DESTINATION ${CMAKE_INSTALL_BINDIR})
 
-# All headers travel, the CUDA ones too: they are plain text, and GBX_HAVE_CUDA in the config says
-# whether the libraries hold their definitions.
-foreach(folder IN ITEMS stats record extensions environment kernels reporters)
-  install(DIRECTORY ${PROJECT_SOURCE_DIR}/${folder}/
-    DESTINATION ${CMAKE_INSTALL_INCLUDEDIR}/gbx/${folder}
-    FILES_MATCHING PATTERN "*.h" PATTERN "*.cuh")
+install(FILES ${PROJECT_SOURCE_DIR}/include/gbx/gbx.h DESTINATION ${CMAKE_INSTALL_INCLUDEDIR}/gbx)
+foreach(header IN LISTS GBX_PUBLIC_HEADERS)
+  get_filename_component(folder "${header}" DIRECTORY)
+  install(FILES ${PROJECT_SOURCE_DIR}/${header} DESTINATION ${CMAKE_INSTALL_INCLUDEDIR}/gbx/${folder})
+endforeach()
+
+# The gbx tool, and the two files of the report's charting libraries (with their licences) where the
+# installed tool looks for them: <bindir>/../share/gbx/report/node_modules (tools/report_command.cc).
+install(TARGETS gbx RUNTIME DESTINATION ${CMAKE_INSTALL_BINDIR})
+set(gbx_report_node_modules ${PROJECT_SOURCE_DIR}/tools/report/node_modules)
+if(NOT EXISTS ${gbx_report_node_modules}/vega/build/vega.min.js)
+  message(STATUS "gbx: ${gbx_report_node_modules} has no Vega (npm ci --prefix tools/report): an install "
+                 "made now lacks the HTML report's charting libraries")
+endif()
+foreach(library IN ITEMS vega vega-lite)
+  install(FILES ${gbx_report_node_modules}/${library}/build/${library}.min.js
+          DESTINATION ${CMAKE_INSTALL_DATADIR}/gbx/report/node_modules/${library}/build OPTIONAL)
+  install(FILES ${gbx_report_node_modules}/${library}/LICENSE
+          DESTINATION ${CMAKE_INSTALL_DATADIR}/gbx/report/node_modules/${library} OPTIONAL)
 endforeach()
 
 install(EXPORT gbxTargets

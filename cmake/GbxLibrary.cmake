@@ -1,12 +1,14 @@
 # gbx_library(<name> <sources>...): the static library gbx_<name> of one folder, exported as
 # gbx::<name>. Headers are included as "<folder>/<file>.h" from the source root, and from
-# include/gbx once installed (see cmake/GbxInstall.cmake).
+# include/gbx once installed; the umbrella as <gbx/gbx.h> from include/ (see cmake/GbxInstall.cmake).
 function(gbx_library name)
   add_library(gbx_${name} STATIC ${ARGN})
   add_library(gbx::${name} ALIAS gbx_${name})
   set_target_properties(gbx_${name} PROPERTIES EXPORT_NAME ${name} POSITION_INDEPENDENT_CODE ON)
   target_include_directories(gbx_${name} PUBLIC
     $<BUILD_INTERFACE:${PROJECT_SOURCE_DIR}>
-    $<INSTALL_INTERFACE:${CMAKE_INSTALL_INCLUDEDIR}/gbx>)
+    $<BUILD_INTERFACE:${PROJECT_SOURCE_DIR}/include>
+    $<INSTALL_INTERFACE:${CMAKE_INSTALL_INCLUDEDIR}/gbx>
+    $<INSTALL_INTERFACE:${CMAKE_INSTALL_INCLUDEDIR}>)
   gbx_warnings(gbx_${name})
 endfunction()

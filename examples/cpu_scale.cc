@@ -3,8 +3,7 @@
 #include <string>
 #include <vector>
 
-#include "extensions/fixture.h"
-#include "extensions/reference_cache.h"
+#include <gbx/gbx.h>
 
 namespace {
 

@@ -3,9 +3,7 @@
 #include <string>
 #include <vector>
 
-#include "extensions/cuda_check.h"
-#include "extensions/cuda_fixture.h"
-#include "extensions/reference_cache.h"
+#include <gbx/gbx.h>
 
 namespace {
 

@@ -9,6 +9,7 @@
 #include "extensions/cpu_timer.h"
 #include "extensions/interrupt.h"
 #include "extensions/protocol.h"
+#include "extensions/sample_channel.h"
 #include "stats/statistics.h"
 
 namespace gbx {

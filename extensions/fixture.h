@@ -12,7 +12,7 @@
 
 #include "extensions/accuracy.h"
 #include "extensions/measurement.h"
-#include "extensions/sample_channel.h"
+#include "extensions/run_record.h"
 #include "extensions/span.h"
 #include "extensions/timer.h"
 

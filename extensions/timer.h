@@ -3,6 +3,7 @@
 namespace gbx {
 
 // Which clock produced a sample; recorded with every measurement.
+// simulated: the tests' timer (tests/support/simulated_timer.h), named in the records they write.
 enum class TimerKind { cuda_event, host_wall, cpu, simulated };
 
 const char* to_string(TimerKind kind);

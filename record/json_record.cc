@@ -5,11 +5,11 @@
 #include <random>
 #include <stdexcept>
 
+#include "record/json_number.h"
+
 namespace gbx {
 
 namespace {
-
-nlohmann::json finite_or_null(double value) { return std::isfinite(value) ? nlohmann::json(value) : nlohmann::json(); }
 
 nlohmann::json protocol_json(const Protocol& p) {
   return {{"warmup_runs", p.warmup_runs},

@@ -7,7 +7,7 @@
 #include <vector>
 
 #include "extensions/protocol.h"
-#include "extensions/sample_channel.h"
+#include "extensions/run_record.h"
 #include "reporters/run_analysis.h"
 
 namespace gbx {

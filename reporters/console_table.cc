@@ -63,7 +63,7 @@ void ConsoleTable::print_row(const benchmark::BenchmarkReporter::Run& run, const
     // Google Benchmark keeps a percentage aggregate (the CV) as a bare ratio, not scaled to a unit.
     const std::string shown =
         run.aggregate_unit == benchmark::kPercentage
-            ? format_three_digits(100.0 * run.real_accumulated_time) + " %"
+            ? format_three_digits_fixed(100.0 * run.real_accumulated_time) + " %"
             : format_duration(run.GetAdjustedRealTime() / benchmark::GetTimeUnitMultiplier(run.time_unit));
     out_ << line << pad_left(shown, 10) << "   (" << run.aggregate_name << " of " << run.iterations
          << " repetition medians)\n"
@@ -78,10 +78,10 @@ void ConsoleTable::print_row(const benchmark::BenchmarkReporter::Run& run, const
   const TimeUnit unit = time_unit_for(s.median);
   std::string ci = "-";
   if (analysis->median_ci.interval) {
-    ci = "[" + format_three_digits(analysis->median_ci.interval->lower * unit.scale) + ", " +
-         format_three_digits(analysis->median_ci.interval->upper * unit.scale) + "] " + unit.name;
+    ci = "[" + format_three_digits_fixed(analysis->median_ci.interval->lower * unit.scale) + ", " +
+         format_three_digits_fixed(analysis->median_ci.interval->upper * unit.scale) + "] " + unit.name;
   }
-  const std::string cv = s.cv ? format_three_digits(100.0 * *s.cv) + "%" : "-";
+  const std::string cv = s.cv ? format_three_digits_fixed(100.0 * *s.cv) + "%" : "-";
   std::string flags;
   for (const auto& flag : analysis->flags) flags += (flags.empty() ? "" : "; ") + flag.message;
   line += pad_left(format_duration(s.median), 10) + "   " + pad(ci, 22) + pad_left(cv, 7) +

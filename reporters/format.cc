@@ -14,7 +14,7 @@ TimeUnit time_unit_for(double seconds) {
   return {"s", 1.0};
 }
 
-std::string format_three_digits(double value) {
+std::string format_three_digits_fixed(double value) {
   if (!std::isfinite(value)) return "-";
   char text[32];
   const double magnitude = std::fabs(value);
@@ -26,7 +26,7 @@ std::string format_three_digits(double value) {
 std::string format_duration(double seconds) {
   if (!std::isfinite(seconds)) return "-";
   const TimeUnit unit = time_unit_for(seconds);
-  return format_three_digits(seconds * unit.scale) + " " + unit.name;
+  return format_three_digits_fixed(seconds * unit.scale) + " " + unit.name;
 }
 
 std::string format_bytes(double bytes) {
@@ -43,7 +43,7 @@ std::string format_bytes(double bytes) {
     std::snprintf(text, sizeof text, "%.0f B", value);
     return text;
   }
-  return format_three_digits(value) + " " + units[unit];
+  return format_three_digits_fixed(value) + " " + units[unit];
 }
 
 std::string format_percent(double fraction) {
@@ -60,7 +60,7 @@ std::string format_signed_percent(double fraction) {
   return text;
 }
 
-std::string format_significant(double value) {
+std::string format_three_digits_compact(double value) {
   if (!std::isfinite(value)) return "-";
   char text[40];
   std::snprintf(text, sizeof text, std::fabs(value) >= 1000 ? "%.0f" : "%.3g", value);

@@ -10,8 +10,9 @@
 #include <random>
 #include <utility>
 
-#include "stats/bootstrap.h"
+#include "record/json_number.h"
 #include "reporters/format.h"
+#include "stats/bootstrap.h"
 #include "stats/statistics.h"
 
 namespace gbx {
@@ -65,12 +66,6 @@ std::optional<double> finite(std::optional<double> value) {
 
 bool usable(const std::vector<double>& samples) {
   return !samples.empty() && std::all_of(samples.begin(), samples.end(), [](double x) { return std::isfinite(x); });
-}
-
-nlohmann::json number_or_null(double value) { return std::isfinite(value) ? nlohmann::json(value) : nlohmann::json(); }
-
-nlohmann::json number_or_null(const std::optional<double>& value) {
-  return value ? number_or_null(*value) : nlohmann::json();
 }
 
 std::string percent_level(double level) {
@@ -280,7 +275,7 @@ nlohmann::json pareto_json(const std::vector<ParetoGroup>& groups) {
     g["missing"] = nlohmann::json::array();
     for (const MissingObjective& m : group.missing)
       g["missing"].push_back({{"objective", m.objective}, {"variants", m.variants}});
-    g["level"] = number_or_null(group.level);
+    g["level"] = finite_or_null(group.level);
     g["resamples"] = group.resamples;
     g["method"] = "latency dominance: the median's " + percent_level(group.level) +
                   " BCa interval (exact bootstrap law) must lie wholly below the other's; error and memory "
@@ -293,21 +288,21 @@ nlohmann::json pareto_json(const std::vector<ParetoGroup>& groups) {
       g["variants"].push_back({{"name", v.name},
                                {"variant", v.variant},
                                {"latency",
-                                {{"median", number_or_null(v.latency_median)},
-                                 {"lower", number_or_null(v.latency_lower)},
-                                 {"upper", number_or_null(v.latency_upper)}}},
-                               {"error", number_or_null(v.error)},
-                               {"memory_bytes", number_or_null(v.memory_bytes)},
+                                {{"median", finite_or_null(v.latency_median)},
+                                 {"lower", finite_or_null(v.latency_lower)},
+                                 {"upper", finite_or_null(v.latency_upper)}}},
+                               {"error", finite_or_null(v.error)},
+                               {"memory_bytes", finite_or_null(v.memory_bytes)},
                                {"memory_kind", v.memory_kind},
                                {"on_frontier", v.on_frontier},
                                {"dominated_by", v.dominated_by ? nlohmann::json(*v.dominated_by) : nlohmann::json()},
-                               {"frontier_probability", number_or_null(v.frontier_probability)}});
+                               {"frontier_probability", finite_or_null(v.frontier_probability)}});
     }
     g["failed_accuracy"] = nlohmann::json::array();
     for (const ParetoCandidate& c : group.failed) {
       g["failed_accuracy"].push_back({{"name", c.name},
                                       {"variant", c.variant},
-                                      {"error", number_or_null(finite(c.error))},
+                                      {"error", finite_or_null(finite(c.error))},
                                       {"reason", c.failure}});
     }
     out.push_back(std::move(g));

@@ -4,6 +4,7 @@
 #include <cmath>
 #include <cstdio>
 
+#include "record/json_number.h"
 #include "reporters/format.h"
 #include "stats/hierarchical.h"
 
@@ -11,16 +12,12 @@ namespace gbx {
 
 namespace {
 
-nlohmann::json number(double value) { return std::isfinite(value) ? nlohmann::json(value) : nlohmann::json(); }
-
-nlohmann::json number(const std::optional<double>& value) { return value ? number(*value) : nlohmann::json(); }
-
 // `method` is a stable identifier for programs; `description` is the statistics layer's own words.
 nlohmann::json interval_json(const std::optional<Interval>& interval, const char* method) {
   if (!interval) return nullptr;
-  return {{"lower", number(interval->lower)},
-          {"upper", number(interval->upper)},
-          {"level", number(interval->level)},
+  return {{"lower", finite_or_null(interval->lower)},
+          {"upper", finite_or_null(interval->upper)},
+          {"level", finite_or_null(interval->level)},
           {"method", method},
           {"description", interval->method}};
 }
@@ -28,7 +25,7 @@ nlohmann::json interval_json(const std::optional<Interval>& interval, const char
 nlohmann::json interval_json(const std::optional<QuantileInterval>& q) {
   if (!q) return nullptr;
   nlohmann::json j = interval_json(std::optional<Interval>(q->interval), "order_statistic");
-  j["requested_level"] = number(q->requested_level);
+  j["requested_level"] = finite_or_null(q->requested_level);
   j["reaches_level"] = q->ranks.reaches_level;
   return j;
 }
@@ -128,26 +125,26 @@ nlohmann::json hierarchical_json(const std::optional<HierarchicalEstimate>& esti
   nlohmann::json plan = nullptr;
   if (e.plan) {
     const HierarchicalPlan& p = *e.plan;
-    plan = {{"target_relative_half_width", number(p.target_relative_half_width)},
-            {"level", number(p.level)},
+    plan = {{"target_relative_half_width", finite_or_null(p.target_relative_half_width)},
+            {"level", finite_or_null(p.level)},
             {"processes", p.processes},
             {"samples_per_process", p.samples_per_process},
-            {"expected_relative_half_width", number(p.expected_relative_half_width)},
-            {"process_seconds", number(p.process_seconds)},
-            {"sample_seconds", number(p.sample_seconds)},
-            {"total_seconds", number(p.total_seconds)},
+            {"expected_relative_half_width", finite_or_null(p.expected_relative_half_width)},
+            {"process_seconds", finite_or_null(p.process_seconds)},
+            {"sample_seconds", finite_or_null(p.sample_seconds)},
+            {"total_seconds", finite_or_null(p.total_seconds)},
             {"reachable", p.reachable}};
   }
   return {{"processes", e.processes},
           {"samples_per_process", e.samples_per_process},
-          {"median", number(e.median)},
-          {"lower", number(e.lower)},
-          {"upper", number(e.upper)},
-          {"level", number(e.level)},
+          {"median", finite_or_null(e.median)},
+          {"lower", finite_or_null(e.lower)},
+          {"upper", finite_or_null(e.upper)},
+          {"level", finite_or_null(e.level)},
           {"method", e.method},
-          {"resolution_seconds", number(e.resolution_seconds)},
-          {"between_process_cv", number(e.between_process_cv)},
-          {"within_process_cv", number(e.within_process_cv)},
+          {"resolution_seconds", finite_or_null(e.resolution_seconds)},
+          {"between_process_cv", finite_or_null(e.between_process_cv)},
+          {"within_process_cv", finite_or_null(e.within_process_cv)},
           {"plan", plan},
           {"single_process", e.single_process}};
 }
@@ -156,14 +153,14 @@ nlohmann::json stats_json(const RunAnalysis& a) {
   if (!a.summary) return nullptr;
   const Summary& s = *a.summary;
   return {{"count", s.count},
-          {"mean", number(s.mean)},
-          {"stddev", number(s.stddev)},
-          {"cv", number(s.cv)},
-          {"min", number(s.min)},
-          {"max", number(s.max)},
-          {"median", number(s.median)},
-          {"p90", number(s.p90)},
-          {"p99", number(s.p99)},
+          {"mean", finite_or_null(s.mean)},
+          {"stddev", finite_or_null(s.stddev)},
+          {"cv", finite_or_null(s.cv)},
+          {"min", finite_or_null(s.min)},
+          {"max", finite_or_null(s.max)},
+          {"median", finite_or_null(s.median)},
+          {"p90", finite_or_null(s.p90)},
+          {"p99", finite_or_null(s.p99)},
           {"median_ci", interval_json(a.median_ci)},
           {"mean_ci", interval_json(a.mean_ci)},
           {"p90_ci", interval_json(a.p90_ci)},
@@ -175,40 +172,40 @@ nlohmann::json stats_json(const RunAnalysis& a) {
 nlohmann::json outliers_json(const RunAnalysis& a) {
   nlohmann::json j = nlohmann::json::object();
   if (const auto& t = a.outliers.tukey) {
-    j["tukey"] = {{"q1", number(t->q1)},           {"q3", number(t->q3)},     {"iqr", number(t->iqr)},
+    j["tukey"] = {{"q1", finite_or_null(t->q1)},           {"q3", finite_or_null(t->q3)},     {"iqr", finite_or_null(t->iqr)},
                   {"low_severe", t->low_severe},   {"low_mild", t->low_mild}, {"high_mild", t->high_mild},
                   {"high_severe", t->high_severe}, {"count", t->count()}};
   } else {
     j["tukey"] = nullptr;
   }
   if (const auto& z = a.outliers.modified_z) {
-    j["modified_z"] = {{"median", number(z->median)},
-                       {"mad", number(z->mad)},
+    j["modified_z"] = {{"median", finite_or_null(z->median)},
+                       {"mad", finite_or_null(z->mad)},
                        {"mad_was_zero", z->mad_was_zero},
                        {"threshold", kModifiedZThreshold},
-                       {"max_abs_score", number(z->max_abs_score)},
+                       {"max_abs_score", finite_or_null(z->max_abs_score)},
                        {"indices", z->outliers}};
   } else {
     j["modified_z"] = nullptr;
   }
   if (const auto& s = a.outliers.slow_start) {
     j["slow_start"] = {{"head_count", s->head_count},
-                       {"head_median", number(s->head_median)},
-                       {"rest_median", number(s->rest_median)},
-                       {"relative_excess", number(s->relative_excess)},
+                       {"head_median", finite_or_null(s->head_median)},
+                       {"rest_median", finite_or_null(s->rest_median)},
+                       {"relative_excess", finite_or_null(s->relative_excess)},
                        {"flagged", s->flagged}};
   } else {
     j["slow_start"] = nullptr;
   }
   if (const auto& r = a.outliers.autocorrelation) {
-    j["autocorrelation"] = {{"lag1", number(r->lag1)}, {"threshold", number(r->threshold)}, {"flagged", r->flagged}};
+    j["autocorrelation"] = {{"lag1", finite_or_null(r->lag1)}, {"threshold", finite_or_null(r->threshold)}, {"flagged", r->flagged}};
   } else {
     j["autocorrelation"] = nullptr;
   }
   if (const auto& d = a.outliers.drift) {
-    j["drift"] = {{"first_half_median", number(d->first_half_median)},
-                  {"second_half_median", number(d->second_half_median)},
-                  {"relative_change", number(d->relative_change)},
+    j["drift"] = {{"first_half_median", finite_or_null(d->first_half_median)},
+                  {"second_half_median", finite_or_null(d->second_half_median)},
+                  {"relative_change", finite_or_null(d->relative_change)},
                   {"flagged", d->flagged}};
   } else {
     j["drift"] = nullptr;
@@ -218,7 +215,7 @@ nlohmann::json outliers_json(const RunAnalysis& a) {
 
 nlohmann::json flags_json(const RunAnalysis& a) {
   nlohmann::json flags = nlohmann::json::array();
-  for (const auto& f : a.flags) flags.push_back({{"flag", f.name}, {"value", number(f.value)}, {"message", f.message}});
+  for (const auto& f : a.flags) flags.push_back({{"flag", f.name}, {"value", finite_or_null(f.value)}, {"message", f.message}});
   return flags;
 }
 

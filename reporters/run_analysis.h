@@ -6,7 +6,7 @@
 #include <string>
 #include <vector>
 
-#include "extensions/sample_channel.h"
+#include "extensions/run_record.h"
 #include "stats/bootstrap.h"
 #include "stats/outliers.h"
 #include "stats/statistics.h"

@@ -3,15 +3,9 @@
 #include <algorithm>
 #include <cmath>
 
+#include "record/json_number.h"
+
 namespace gbx {
-
-namespace {
-
-nlohmann::json optional_number(const std::optional<double>& value) {
-  return value && std::isfinite(*value) ? nlohmann::json(*value) : nlohmann::json();
-}
-
-}  // namespace
 
 Throughput compute_throughput(double flops_per_run, double bytes_per_run, double seconds_per_run, const Peak* peak,
                               const std::string& precision) {
@@ -46,14 +40,14 @@ Throughput compute_throughput(double flops_per_run, double bytes_per_run, double
 }
 
 nlohmann::json throughput_json(const Throughput& t) {
-  nlohmann::json j = {{"gflops_per_second", t.flops_per_second ? optional_number(*t.flops_per_second / 1e9) : nullptr},
-                      {"gbytes_per_second", t.bytes_per_second ? optional_number(*t.bytes_per_second / 1e9) : nullptr},
-                      {"arithmetic_intensity", optional_number(t.arithmetic_intensity)},
-                      {"peak_flops_per_second", optional_number(t.peak_flops_per_second)},
-                      {"peak_bytes_per_second", optional_number(t.peak_bytes_per_second)},
-                      {"fraction_of_peak_flops", optional_number(t.fraction_of_peak_flops)},
-                      {"fraction_of_peak_bandwidth", optional_number(t.fraction_of_peak_bandwidth)},
-                      {"fraction_of_peak", optional_number(t.fraction_of_peak)}};
+  nlohmann::json j = {{"gflops_per_second", t.flops_per_second ? finite_or_null(*t.flops_per_second / 1e9) : nullptr},
+                      {"gbytes_per_second", t.bytes_per_second ? finite_or_null(*t.bytes_per_second / 1e9) : nullptr},
+                      {"arithmetic_intensity", finite_or_null(t.arithmetic_intensity)},
+                      {"peak_flops_per_second", finite_or_null(t.peak_flops_per_second)},
+                      {"peak_bytes_per_second", finite_or_null(t.peak_bytes_per_second)},
+                      {"fraction_of_peak_flops", finite_or_null(t.fraction_of_peak_flops)},
+                      {"fraction_of_peak_bandwidth", finite_or_null(t.fraction_of_peak_bandwidth)},
+                      {"fraction_of_peak", finite_or_null(t.fraction_of_peak)}};
   if (!t.fraction_of_peak) j["fraction_of_peak_unavailable"] = t.peak_unavailable;
   return j;
 }

@@ -73,6 +73,7 @@ gbx_find_cuda() {
 }
 
 # Configures once and rebuilds only what changed; extra arguments go to cmake's configure step.
+# GBX_BUILD_TARGETS (space-separated) builds only those targets, and what they need.
 gbx_build() {
   gbx_find_cuda
   if [[ ! -f $GBX_BUILD_DIR/CMakeCache.txt ]]; then
@@ -80,5 +81,10 @@ gbx_build() {
   elif (($# > 0)); then
     cmake "$GBX_BUILD_DIR" "$@"
   fi
-  cmake --build "$GBX_BUILD_DIR" --parallel "$(nproc)"
+  local targets=()
+  if [[ -n ${GBX_BUILD_TARGETS:-} ]]; then
+    read -r -a targets <<<"$GBX_BUILD_TARGETS"
+    targets=(--target "${targets[@]}")
+  fi
+  cmake --build "$GBX_BUILD_DIR" --parallel "$(nproc)" "${targets[@]}"
 }

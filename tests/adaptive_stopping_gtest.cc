@@ -6,14 +6,14 @@
 #include <cmath>
 
 #include "extensions/measurement.h"
-#include "extensions/simulated_timer.h"
+#include "tests/support/simulated_timer.h"
 #include "stats/statistics.h"
 
 namespace {
 
 using gbx::Measurement;
 using gbx::Protocol;
-using gbx::SimulatedTimer;
+using gbx_test::SimulatedTimer;
 
 Measurement measure_until(SimulatedTimer& timer, double target, std::int64_t max_samples) {
   Protocol protocol;

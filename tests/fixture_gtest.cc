@@ -14,7 +14,7 @@
 #include "extensions/fixture.h"
 #include "extensions/interrupt.h"
 #include "extensions/protocol.h"
-#include "extensions/simulated_timer.h"
+#include "tests/support/simulated_timer.h"
 #include "stats/statistics.h"
 #include "tests/support/benchmark_run.h"
 #include "tests/support/simulated_fixture.h"
@@ -42,7 +42,7 @@ class Faulty : public gbx_test::SimulatedCpuFixture {
   }
 
  protected:
-  gbx::SimulatedTimer& simulated() override { return sim_; }
+  gbx_test::SimulatedTimer& simulated() override { return sim_; }
 
   void acquire() override {
     ++calls().acquire;
@@ -72,7 +72,7 @@ class Faulty : public gbx_test::SimulatedCpuFixture {
   }
 
  private:
-  gbx::SimulatedTimer sim_ = gbx::SimulatedTimer::constant(1e-3);
+  gbx_test::SimulatedTimer sim_ = gbx_test::SimulatedTimer::constant(1e-3);
   int runs_this_call_ = 0;
 };
 
@@ -82,11 +82,11 @@ using Healthy = Faulty<Fault::none>;
 // far wider than 2% of it.
 class Noisy : public gbx_test::SimulatedCpuFixture {
  protected:
-  gbx::SimulatedTimer& simulated() override { return sim_; }
+  gbx_test::SimulatedTimer& simulated() override { return sim_; }
   void setup(const benchmark::State&) override { declare_problem("noisy"); }
 
  private:
-  gbx::SimulatedTimer sim_ = gbx::SimulatedTimer::lognormal(1e-3, 0.5, 7);
+  gbx_test::SimulatedTimer sim_ = gbx_test::SimulatedTimer::lognormal(1e-3, 0.5, 7);
 };
 
 // Registered in this order, so that a healthy benchmark runs after every faulty one.

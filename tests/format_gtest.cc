@@ -29,12 +29,15 @@ TEST(Format, PercentagesAndNumbers) {
   EXPECT_EQ(format_percent(0.1234), "12.3%");
   EXPECT_EQ(format_signed_percent(0.1234), "+12.3%");
   EXPECT_EQ(format_signed_percent(-0.04), "-4.0%");
-  EXPECT_EQ(format_significant(155.4), "155");
-  EXPECT_EQ(format_significant(3.384), "3.38");
-  EXPECT_EQ(format_significant(1234.4), "1234");
+  EXPECT_EQ(format_three_digits_compact(155.4), "155");
+  EXPECT_EQ(format_three_digits_compact(3.384), "3.38");
+  EXPECT_EQ(format_three_digits_compact(1234.4), "1234");
   EXPECT_EQ(format_scientific(5.337e-7), "5.34e-07");
   EXPECT_EQ(format_fixed(0.926, 2), "0.93");
-  EXPECT_EQ(format_three_digits(40.24), "40.2");
+  EXPECT_EQ(format_three_digits_fixed(40.24), "40.2");
+  // The two differ in the zeros: kept for a table's columns, dropped inside a sentence.
+  EXPECT_EQ(format_three_digits_fixed(2.0), "2.00");
+  EXPECT_EQ(format_three_digits_compact(2.0), "2");
   EXPECT_EQ(format_percent(NAN), "-");
   EXPECT_EQ(format_fixed(NAN, 2), "-");
 }

@@ -12,7 +12,7 @@
 
 #include "extensions/interrupt.h"
 #include "extensions/measurement.h"
-#include "extensions/simulated_timer.h"
+#include "tests/support/simulated_timer.h"
 #include "tests/support/forwarding_timer.h"
 
 namespace {
@@ -23,7 +23,7 @@ using gbx::measure;
 using gbx::Measurement;
 using gbx::MeasurementHooks;
 using gbx::Protocol;
-using gbx::SimulatedTimer;
+using gbx_test::SimulatedTimer;
 using gbx_test::ForwardingTimer;
 
 // Hooks that run the simulated kernel and read the simulated clock: the wall time that bounds

@@ -18,7 +18,7 @@
 #include "extensions/fixture.h"
 #include "extensions/protocol.h"
 #include "extensions/sample_channel.h"
-#include "extensions/simulated_timer.h"
+#include "tests/support/simulated_timer.h"
 #include "tests/support/benchmark_run.h"
 #include "tests/support/simulated_fixture.h"
 
@@ -116,7 +116,7 @@ struct World {
   std::int64_t runs_this_call = 0;
   std::vector<std::vector<double>> sample_draws;
   std::normal_distribution<double> kernel{1e-3, 1e-4};
-  gbx::SimulatedTimer timer{[this](std::mt19937_64& rng) { return draw(rng); }, 2024, 1e-9};
+  gbx_test::SimulatedTimer timer{[this](std::mt19937_64& rng) { return draw(rng); }, 2024, 1e-9};
 
   bool sampling() const { return runs_this_call > kWarmup + 1; }
 
@@ -137,7 +137,7 @@ World& world() {
 
 class SimulatedKernel : public gbx_test::SimulatedCpuFixture {
  protected:
-  gbx::SimulatedTimer& simulated() override { return world().timer; }
+  gbx_test::SimulatedTimer& simulated() override { return world().timer; }
 
   void setup(const benchmark::State& state) override {
     world().runs_this_call = 0;

@@ -12,12 +12,12 @@
 #include <vector>
 
 #include "extensions/cpu_timer.h"
-#include "extensions/simulated_timer.h"
+#include "tests/support/simulated_timer.h"
 #include "extensions/timer.h"
 
 namespace {
 
-using gbx::SimulatedTimer;
+using gbx_test::SimulatedTimer;
 
 // The duration of each of n runs, read through the timer as a sample of one run would be.
 std::vector<double> run_durations(SimulatedTimer& timer, int n) {

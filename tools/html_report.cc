@@ -12,6 +12,7 @@
 #include <sstream>
 #include <stdexcept>
 
+#include "record/json_number.h"
 #include "reporters/console_table.h"
 #include "stats/statistics.h"
 
@@ -30,10 +31,6 @@ const std::vector<std::string> kStatusColors = {"#1b9e77", "#7570b3", "#d62728"}
 const std::vector<std::string> kStatusShapes = {"circle", "square", "cross"};
 const std::vector<std::string> kVerdicts = {"faster", "same", "inconclusive", "unreplicated", "insufficient", "slower"};
 const std::vector<std::string> kVerdictColors = {"#1a9850", "#7f7f7f", "#e08214", "#8073ac", "#bababa", "#d73027"};
-
-json number(double value) { return std::isfinite(value) ? json(value) : json(nullptr); }
-
-json number(const std::optional<double>& value) { return value ? number(*value) : json(nullptr); }
 
 std::string read_file(const std::string& path) {
   std::ifstream file(path, std::ios::binary);
@@ -133,8 +130,8 @@ Chart ecdf_chart(const ReportModel& model, const NamedRows& named, std::size_t n
                          ? "[" + format_duration(*row->median_lower) + ", " + format_duration(*row->median_upper) +
                                "] " + format_percent(row->median_level) + " CI"
                          : "no interval"}};
-    band["lower"] = row->median_lower ? number(*row->median_lower * unit.scale) : json(nullptr);
-    band["upper"] = row->median_upper ? number(*row->median_upper * unit.scale) : json(nullptr);
+    band["lower"] = row->median_lower ? finite_or_null(*row->median_lower * unit.scale) : json(nullptr);
+    band["upper"] = row->median_upper ? finite_or_null(*row->median_upper * unit.scale) : json(nullptr);
     bands.push_back(band);
   }
   const std::string x_title = std::string("time per run (") + unit.name + ")";
@@ -234,12 +231,12 @@ Chart pareto_chart(const ParetoGroup& group, std::size_t number_in_page) {
                   {"lower", v.latency_lower * unit.scale},
                   {"upper", v.latency_upper * unit.scale},
                   {"latency_text", format_duration(v.latency_median)},
-                  {"error", number(v.error)},
-                  {"memory", number(v.memory_bytes)},
+                  {"error", finite_or_null(v.error)},
+                  {"memory", finite_or_null(v.memory_bytes)},
                   {"memory_text", v.memory_bytes ? format_bytes(*v.memory_bytes) : "-"},
                   {"status", v.on_frontier ? "frontier" : "dominated"},
                   {"dominated_by", v.dominated_by ? pareto_label(group, *v.dominated_by) : "-"},
-                  {"p_frontier", number(v.frontier_probability)}};
+                  {"p_frontier", finite_or_null(v.frontier_probability)}};
     add(std::move(point), v.error, v.memory_bytes, v.variant);
   }
   for (const auto& f : group.failed) {
@@ -257,8 +254,8 @@ Chart pareto_chart(const ParetoGroup& group, std::size_t number_in_page) {
                   {"lower", (ci ? ci->interval.lower : m) * unit.scale},
                   {"upper", (ci ? ci->interval.upper : m) * unit.scale},
                   {"latency_text", format_duration(m)},
-                  {"error", number(f.error)},
-                  {"memory", number(f.memory_bytes)},
+                  {"error", finite_or_null(f.error)},
+                  {"memory", finite_or_null(f.memory_bytes)},
                   {"memory_text", f.memory_bytes ? format_bytes(*f.memory_bytes) : "-"},
                   {"status", "failed accuracy"},
                   {"dominated_by", f.failure.empty() ? "-" : f.failure},
@@ -398,7 +395,7 @@ std::optional<Chart> throughput_chart(const ReportModel& model) {
                           {"label", row.label},
                           {"ai", *row.arithmetic_intensity},
                           {"gflops", *row.gflops},
-                          {"fraction", number(row.fraction_of_peak)}});
+                          {"fraction", finite_or_null(row.fraction_of_peak)}});
         smallest_ai = std::min(smallest_ai, *row.arithmetic_intensity);
         largest_ai = std::max(largest_ai, *row.arithmetic_intensity);
         if (row.peak_flops && row.peak_bytes && *row.peak_flops > 0.0 && *row.peak_bytes > 0.0) {
@@ -408,8 +405,8 @@ std::optional<Chart> throughput_chart(const ReportModel& model) {
           if (!known) {
             roofs.push_back({*row.peak_flops, *row.peak_bytes,
                              row.precision + " " + (row.region == "cpu" ? "CPU" : "GPU") + ": " +
-                                 format_significant(*row.peak_flops / 1e9) + " GFLOP/s, " +
-                                 format_significant(*row.peak_bytes / 1e9) + " GB/s"});
+                                 format_three_digits_compact(*row.peak_flops / 1e9) + " GFLOP/s, " +
+                                 format_three_digits_compact(*row.peak_bytes / 1e9) + " GB/s"});
           }
         }
       } else if (row.gbytes && row.fraction_of_peak_bandwidth) {
@@ -529,11 +526,11 @@ Chart compare_chart(const ReportModel& model) {
     if (!row.ratio) continue;
     values.push_back({{"label", row.label},
                       {"name", row.name},
-                      {"ratio", number(row.ratio->ratio)},
-                      {"lower", number(row.ratio->lower)},
-                      {"upper", number(row.ratio->upper)},
+                      {"ratio", finite_or_null(row.ratio->ratio)},
+                      {"lower", finite_or_null(row.ratio->lower)},
+                      {"upper", finite_or_null(row.ratio->upper)},
                       {"verdict", to_string(row.verdict)},
-                      {"p", number(row.adjusted_p)},
+                      {"p", finite_or_null(row.adjusted_p)},
                       {"sentence", row.sentence}});
   }
   std::string title =
@@ -599,8 +596,8 @@ Chart trend_chart(const ReportModel& model, const TrendSeries& series, std::size
   for (const auto& point : series.points) {
     values.push_back({{"run", run_axis_label(model.runs[point.run])},
                       {"median", point.median * unit.scale},
-                      {"lower", point.lower ? number(*point.lower * unit.scale) : json(nullptr)},
-                      {"upper", point.upper ? number(*point.upper * unit.scale) : json(nullptr)},
+                      {"lower", point.lower ? finite_or_null(*point.lower * unit.scale) : json(nullptr)},
+                      {"upper", point.upper ? finite_or_null(*point.upper * unit.scale) : json(nullptr)},
                       {"median_text", format_duration(point.median)}});
   }
   json order = json::array();
@@ -723,8 +720,8 @@ void write_benchmark_table(std::ostringstream& page, const RunReport& run, std::
          << (row.accuracy_passed && !*row.accuracy_passed ? "<td class=\"gbx-bad\">" : "<td>") << accuracy << "</td>"
          << cell(row.memory_bytes ? format_bytes(*row.memory_bytes) + " " + row.memory_kind : "-",
                  sort_key(row.memory_bytes))
-         << cell(optional_text(row.gflops, format_significant), sort_key(row.gflops))
-         << cell(optional_text(row.gbytes, format_significant), sort_key(row.gbytes))
+         << cell(optional_text(row.gflops, format_three_digits_compact), sort_key(row.gflops))
+         << cell(optional_text(row.gbytes, format_three_digits_compact), sort_key(row.gbytes))
          << cell(optional_text(row.fraction_of_peak, format_percent), sort_key(row.fraction_of_peak))
          << cell(flags.empty() ? "-" : flags, "", flag_messages) << "</tr>\n";
   }
@@ -792,7 +789,7 @@ void write_comparison(std::ostringstream& page, const ReportModel& model, const 
        << "</code>, candidate <code>" << html_escape(model.runs[1].path)
        << "</code>. Verdicts as <code>gbx compare</code> gives them (docs/compare.md): faster or slower needs a "
           "BH-adjusted p at most "
-       << format_significant(comparison.fdr) << " and a ratio interval wholly outside 1 &plusmn; "
+       << format_three_digits_compact(comparison.fdr) << " and a ratio interval wholly outside 1 &plusmn; "
        << html_escape(format_percent(comparison.noise_band))
        << ", on process-level values when both records have several processes; with one process on a side a "
           "change is only <em>unreplicated</em>, and a side with too few samples is <em>insufficient</em>.</p>\n";
@@ -825,9 +822,9 @@ void write_comparison(std::ostringstream& page, const ReportModel& model, const 
          << cell(row.label, "", row.name)
          << cell(format_duration(row.base_median.estimate), sort_key(row.base_median.estimate))
          << cell(format_duration(row.candidate_median.estimate), sort_key(row.candidate_median.estimate))
-         << cell(ratio ? format_significant(*ratio) : "-", sort_key(ratio))
+         << cell(ratio ? format_three_digits_compact(*ratio) : "-", sort_key(ratio))
          << cell(interval, sort_key(row.ratio ? std::optional<double>(row.ratio->lower) : std::nullopt))
-         << cell(row.adjusted_p < 0.001 ? "<0.001" : format_significant(row.adjusted_p), sort_key(row.adjusted_p))
+         << cell(row.adjusted_p < 0.001 ? "<0.001" : format_three_digits_compact(row.adjusted_p), sort_key(row.adjusted_p))
          << "<td class=\"gbx-verdict-" << to_string(row.verdict) << "\">" << to_string(row.verdict)
          << (row.incompatible ? " (incompatible)" : "") << "</td>" << cell(row.sentence) << "</tr>\n";
   }

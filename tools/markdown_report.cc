@@ -113,8 +113,8 @@ void write_run(std::ostream& out, const RunReport& run) {
     out << "| " << cell(row.name) << " | " << format_duration(row.median) << " | "
         << interval_text(row.median_lower, row.median_upper) << " | " << or_dash(row.cv, format_percent) << " | "
         << or_dash(row.p99, format_duration) << " | " << row.count << " | " << cell(accuracy_text(row)) << " | "
-        << cell(memory_text(row)) << " | " << or_dash(row.gflops, format_significant) << " | "
-        << or_dash(row.gbytes, format_significant) << " | " << or_dash(row.fraction_of_peak, format_percent) << " | "
+        << cell(memory_text(row)) << " | " << or_dash(row.gflops, format_three_digits_compact) << " | "
+        << or_dash(row.gbytes, format_three_digits_compact) << " | " << or_dash(row.fraction_of_peak, format_percent) << " | "
         << cell(flags_text(row)) << " |\n";
   }
   out << "\n";

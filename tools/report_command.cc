@@ -1,9 +1,13 @@
 #include "tools/report_command.h"
 
 #include <cstdlib>
+#include <filesystem>
+#include <optional>
 #include <ostream>
 #include <sstream>
 #include <stdexcept>
+#include <string>
+#include <system_error>
 
 #include "record/atomic_file.h"
 #include "tools/html_report.h"
@@ -14,13 +18,32 @@
 #ifndef GBX_REPORT_ASSETS_DIR
 #define GBX_REPORT_ASSETS_DIR "tools/report/node_modules"
 #endif
+// Where `cmake --install` puts the charting libraries, relative to the installed gbx binary.
+#ifndef GBX_INSTALLED_REPORT_ASSETS
+#define GBX_INSTALLED_REPORT_ASSETS "../share/gbx/report/node_modules"
+#endif
 
 namespace gbx::tools {
+
+namespace {
+
+// The installed libraries beside this binary, if it is an installed gbx that has them.
+std::optional<std::string> installed_assets() {
+  std::error_code error;
+  const std::filesystem::path binary = std::filesystem::read_symlink("/proc/self/exe", error);
+  if (error) return std::nullopt;
+  const std::filesystem::path directory = (binary.parent_path() / GBX_INSTALLED_REPORT_ASSETS).lexically_normal();
+  if (!std::filesystem::exists(directory / "vega" / "build" / "vega.min.js", error)) return std::nullopt;
+  return directory.string();
+}
+
+}  // namespace
 
 AssetsLocation locate_assets(const std::string& option) {
   if (!option.empty()) return {option, "--assets"};
   const char* variable = std::getenv("GBX_REPORT_ASSETS");
   if (variable != nullptr && *variable != '\0') return {variable, "GBX_REPORT_ASSETS"};
+  if (auto installed = installed_assets()) return {*installed, "the installation"};
   return {GBX_REPORT_ASSETS_DIR, "the default"};
 }
 

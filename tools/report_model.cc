@@ -65,10 +65,10 @@ std::string join_words(const std::vector<std::string>& parts) {
 std::string peak_text(const json& peak) {
   std::vector<std::string> parts;
   for (const auto& [precision, value] : object_at(peak, "flops_per_second").items()) {
-    if (value.is_number()) parts.push_back(format_significant(value.get<double>() / 1e9) + " GFLOP/s " + precision);
+    if (value.is_number()) parts.push_back(format_three_digits_compact(value.get<double>() / 1e9) + " GFLOP/s " + precision);
   }
   if (const auto bytes = number_at(peak, "bytes_per_second")) {
-    parts.push_back(format_significant(*bytes / 1e9) + " GB/s");
+    parts.push_back(format_three_digits_compact(*bytes / 1e9) + " GB/s");
   }
   if (parts.empty()) return string_at(peak, "unavailable");
   return join(parts, ", ");
@@ -84,9 +84,9 @@ std::vector<Fact> gbx_environment(const json& record) {
   add_fact(facts, "host", string_at(host, "hostname"));
   add_fact(facts, "CPU", fact_or_reason(host, "cpu_model"));
   std::vector<std::string> cores;
-  if (const auto n = number_at(host, "physical_cores")) cores.push_back(format_significant(*n) + " physical");
-  if (const auto n = number_at(host, "logical_cpus")) cores.push_back(format_significant(*n) + " logical");
-  if (const auto n = number_at(host, "allowed_cpus")) cores.push_back(format_significant(*n) + " allowed");
+  if (const auto n = number_at(host, "physical_cores")) cores.push_back(format_three_digits_compact(*n) + " physical");
+  if (const auto n = number_at(host, "logical_cpus")) cores.push_back(format_three_digits_compact(*n) + " logical");
+  if (const auto n = number_at(host, "allowed_cpus")) cores.push_back(format_three_digits_compact(*n) + " allowed");
   if (host.contains("smt") && host["smt"].is_boolean()) cores.push_back(host["smt"].get<bool>() ? "SMT on" : "SMT off");
   add_fact(facts, "cores", join(cores, ", "));
   if (const auto bytes = number_at(host, "memory_total_bytes")) add_fact(facts, "memory", format_bytes(*bytes));

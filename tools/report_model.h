@@ -8,7 +8,7 @@
 
 #include "reporters/format.h"
 #include "reporters/pareto.h"
-#include "tools/compare_command.h"
+#include "tools/comparison.h"
 #include "tools/record_loader.h"
 
 // What `gbx report` shows, computed once from the records and then written as Markdown or HTML

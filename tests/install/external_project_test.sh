@@ -45,6 +45,12 @@ fi
 grep -F -- "-- gbx " "$work/configure.log"
 "$cmake" --build "$work/build" >"$work/build.log" 2>&1 || { cat "$work/build.log"; exit 1; }
 
+# Only the public headers are installed: the umbrella and what it includes.
+for private in stats record environment kernels reporters tools; do
+  [[ ! -e $prefix/include/gbx/$private ]] || { echo "a private folder was installed: include/gbx/$private" >&2; exit 1; }
+done
+[[ -f $prefix/include/gbx/gbx.h ]] || { echo "include/gbx/gbx.h was not installed" >&2; exit 1; }
+
 out=$work/out.json
 "$work/build/consumer_bench" --gbx_min_samples=3 --gbx_warmup=1 --benchmark_out="$out"
 
@@ -59,3 +65,15 @@ if any(b.get("error_occurred") for b in ours) or "gbx" not in ours[0]:
     sys.exit(f"consumer_sum/pairwise did not run cleanly: {ours[0]}")
 print(f"ok: {ours[0]['name']} in {sys.argv[1]}")
 PY
+
+# The installed gbx tool verifies the record and, with the charting libraries installed beside it
+# (when the build tree had them), writes its HTML report without being told where they are.
+"$prefix/bin/gbx" verify "$out"
+if [[ -f $prefix/share/gbx/report/node_modules/vega/build/vega.min.js ]]; then
+  (cd "$work" && env -u GBX_REPORT_ASSETS "$prefix/bin/gbx" report "$out" -o "$work/report.html")
+  grep -q '<html' "$work/report.html" || { echo "the installed gbx wrote no HTML report" >&2; exit 1; }
+  echo "ok: the installed gbx wrote $work/report.html"
+else
+  echo "note: no charting libraries in the build tree, so the installed report was not tried"
+fi
+

@@ -9,7 +9,7 @@
 
 #include <nlohmann/json.hpp>
 
-#include "extensions/sample_channel.h"
+#include "extensions/run_record.h"
 #include "reporters/gbx_reporter.h"
 #include "record/json_record.h"
 

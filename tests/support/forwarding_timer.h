@@ -3,7 +3,7 @@
 #include <string>
 #include <vector>
 
-#include "extensions/simulated_timer.h"
+#include "tests/support/simulated_timer.h"
 #include "extensions/timer.h"
 
 namespace gbx_test {
@@ -13,7 +13,7 @@ namespace gbx_test {
 // (SimulatedTimer is final, and fixtures hand their timer over in a unique_ptr).
 class ForwardingTimer final : public gbx::Timer {
  public:
-  explicit ForwardingTimer(gbx::SimulatedTimer& sim, std::vector<std::string>* log = nullptr)
+  explicit ForwardingTimer(gbx_test::SimulatedTimer& sim, std::vector<std::string>* log = nullptr)
       : sim_(sim), log_(log) {}
 
   void start() override {
@@ -34,7 +34,7 @@ class ForwardingTimer final : public gbx::Timer {
   int stops = 0;
 
  private:
-  gbx::SimulatedTimer& sim_;
+  gbx_test::SimulatedTimer& sim_;
   std::vector<std::string>* log_;
 };
 

@@ -3,7 +3,7 @@
 #include <memory>
 
 #include "extensions/fixture.h"
-#include "extensions/simulated_timer.h"
+#include "tests/support/simulated_timer.h"
 #include "tests/support/forwarding_timer.h"
 
 namespace gbx_test {
@@ -13,7 +13,7 @@ namespace gbx_test {
 // real fixture machinery (acquire, setup, measure, publish, labels) runs unchanged around it.
 class SimulatedCpuFixture : public gbx::CpuFixture {
  protected:
-  virtual gbx::SimulatedTimer& simulated() = 0;
+  virtual gbx_test::SimulatedTimer& simulated() = 0;
 
   void run() override { simulated().run(); }
   std::unique_ptr<gbx::Timer> make_timer() override { return std::make_unique<ForwardingTimer>(simulated()); }

@@ -1,11 +1,11 @@
-#include "extensions/simulated_timer.h"
+#include "tests/support/simulated_timer.h"
 
 #include <algorithm>
 #include <cmath>
 #include <stdexcept>
 #include <utility>
 
-namespace gbx {
+namespace gbx_test {
 
 SimulatedTimer::SimulatedTimer(Draw draw, std::uint64_t seed, double resolution_seconds)
     : draw_(std::move(draw)), rng_(seed), resolution_(resolution_seconds) {
@@ -49,4 +49,4 @@ double SimulatedTimer::elapsed_seconds() {
   return std::floor(elapsed / resolution_ + 0.5) * resolution_;
 }
 
-}  // namespace gbx
+}  // namespace gbx_test

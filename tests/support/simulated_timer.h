@@ -6,11 +6,11 @@
 
 #include "extensions/timer.h"
 
-namespace gbx {
+namespace gbx_test {
 
-// A timer for tests: each simulated run lasts a duration drawn from a known distribution.
+// A timer for tests (test-only: not in the shipped library): each simulated run lasts a duration drawn from a known distribution.
 // Time only passes through run(), so now_seconds() doubles as a deterministic wall clock.
-class SimulatedTimer final : public Timer {
+class SimulatedTimer final : public gbx::Timer {
  public:
   using Draw = std::function<double(std::mt19937_64&)>;
 
@@ -31,7 +31,7 @@ class SimulatedTimer final : public Timer {
   void stop() override;
   double elapsed_seconds() override;
   double resolution_seconds() const override { return resolution_; }
-  TimerKind kind() const override { return TimerKind::simulated; }
+  gbx::TimerKind kind() const override { return gbx::TimerKind::simulated; }
 
  private:
   Draw draw_;
@@ -43,4 +43,4 @@ class SimulatedTimer final : public Timer {
   std::int64_t runs_ = 0;
 };
 
-}  // namespace gbx
+}  // namespace gbx_test
