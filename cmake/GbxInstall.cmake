@@ -6,7 +6,7 @@ include(CMakePackageConfigHelpers)
 set(GBX_INSTALL_CMAKEDIR "${CMAKE_INSTALL_LIBDIR}/cmake/gbx" CACHE STRING
     "Where gbxConfig.cmake is installed, relative to the prefix")
 set(gbx_exported_targets gbx_stats gbx_record gbx_extensions gbx_environment gbx_kernels gbx_reporters
-    gbx_record_writer gbx_main)
+    gbx_record_writer gbx_processes gbx_main)
 
 install(TARGETS ${gbx_exported_targets}
   EXPORT gbxTargets

@@ -110,7 +110,7 @@ void GbxReporter::ReportRuns(const std::vector<Run>& runs) {
       any_failed_ = true;
     }
     std::optional<RunAnalysis> analysis;
-    if (run.run_type == Run::RT_Iteration && record && record->error.empty()) {
+    if (analyze_ && run.run_type == Run::RT_Iteration && record && record->error.empty()) {
       analysis = analyze_run(*record, analysis_options_);
     }
     if (console_ != nullptr && !(display_aggregates_only_ && has_aggregates(run))) {
@@ -118,6 +118,14 @@ void GbxReporter::ReportRuns(const std::vector<Run>& runs) {
     }
     entries_.push_back(std::move(record));
     analyses_.push_back(std::move(analysis));
+  }
+  if (on_finished_) {
+    const auto first = std::find_if(patched.begin(), patched.end(),
+                                    [](const Run& run) { return run.run_type == Run::RT_Iteration; });
+    if (first != patched.end()) {
+      const bool failed = std::any_of(first, patched.end(), [](const Run& run) { return run.error_occurred; });
+      on_finished_(first->run_name.str(), failed);
+    }
   }
   json_->ReportRuns(patched);
   if (file_printer_) forward(*file_printer_, patched, file_aggregates_only_);

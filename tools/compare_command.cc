@@ -291,7 +291,11 @@ int compare_records(const CompareOptions& options, std::ostream& out, std::ostre
     err << "gbx compare: " << error.what() << "\n";
     return 2;
   }
+  return report_comparison(options, base, candidate, out, err);
+}
 
+int report_comparison(const CompareOptions& options, const LoadedRecord& base, const LoadedRecord& candidate,
+                      std::ostream& out, std::ostream& err) {
   const Comparison comparison = compare_loaded(base, candidate, options.noise_band, options.fdr);
   const auto& rows = comparison.rows;
   const auto& differences = comparison.differences;

@@ -78,4 +78,9 @@ void print_comparison_markdown(std::ostream& out, const Comparison& comparison);
 // name the file and the fault.
 int compare_records(const CompareOptions& options, std::ostream& out, std::ostream& err);
 
+// compare_records over records already loaded (options.base and options.candidate name them): what
+// `gbx compare` and `gbx ab` print, with the same exit codes.
+int report_comparison(const CompareOptions& options, const LoadedRecord& base, const LoadedRecord& candidate,
+                      std::ostream& out, std::ostream& err);
+
 }  // namespace gbx::tools
