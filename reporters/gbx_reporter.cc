@@ -85,6 +85,7 @@ std::vector<RunRecord> GbxReporter::unreported_repetitions(const Run& aggregate)
 
 void GbxReporter::ReportRuns(const std::vector<Run>& runs) {
   std::vector<Run> patched(runs);
+  bool instance_failed = false;
   for (auto& run : patched) {
     std::optional<RunRecord> record;
     if (run.run_type == Run::RT_Aggregate) {
@@ -105,7 +106,10 @@ void GbxReporter::ReportRuns(const std::vector<Run>& runs) {
         consumed_.insert(record->id);
       }
     }
-    if (run.run_type == Run::RT_Iteration && run_error(run) && !(record && record->skipped)) any_failed_ = true;
+    if (run.run_type == Run::RT_Iteration && run_error(run) && !(record && record->skipped)) {
+      any_failed_ = true;
+      instance_failed = true;
+    }
     if (run.run_type == Run::RT_Iteration && record && record->accuracy && !record->accuracy->passed) {
       any_failed_ = true;
     }
@@ -122,10 +126,7 @@ void GbxReporter::ReportRuns(const std::vector<Run>& runs) {
   if (on_finished_) {
     const auto first = std::find_if(patched.begin(), patched.end(),
                                     [](const Run& run) { return run.run_type == Run::RT_Iteration; });
-    if (first != patched.end()) {
-      const bool failed = std::any_of(first, patched.end(), [](const Run& run) { return run.error_occurred; });
-      on_finished_(first->run_name.str(), failed);
-    }
+    if (first != patched.end()) on_finished_(first->run_name.str(), instance_failed);
   }
   json_->ReportRuns(patched);
   if (file_printer_) forward(*file_printer_, patched, file_aggregates_only_);
