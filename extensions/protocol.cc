@@ -70,7 +70,8 @@ void parse_process_flags(const Given& given, CommandLine& line) {
     o.isolated = true;  // only a parent can stop a benchmark that hangs
   }
   if (const std::string* progress = given("gbx_progress")) {
-    if (*progress != "auto" && *progress != "on" && *progress != "off") refuse("gbx_progress", *progress, "auto, on or off");
+    if (*progress != "auto" && *progress != "on" && *progress != "off")
+      refuse("gbx_progress", *progress, "auto, on or off");
     o.progress = *progress;
   }
   if (const std::string* child = given("gbx_child")) {
@@ -90,9 +91,9 @@ CommandLine parse_command_line(const std::vector<std::string>& args) {
   // split is done here rather than by a general parser so that an empty value stays empty and a
   // missing one never swallows the next argument.
   const std::vector<std::string> names = {
-      "gbx_warmup",        "gbx_min_samples", "gbx_max_samples",       "gbx_max_time", "gbx_cache",
-      "gbx_out_dir",       "gbx_target_rel_ci", "gbx_processes",       "gbx_order_seed", "gbx_benchmark_timeout",
-      "gbx_progress",      "gbx_child",       "gbx_child_order",       "gbx_describe"};
+      "gbx_warmup",   "gbx_min_samples",   "gbx_max_samples", "gbx_max_time",   "gbx_cache",
+      "gbx_out_dir",  "gbx_target_rel_ci", "gbx_processes",   "gbx_order_seed", "gbx_benchmark_timeout",
+      "gbx_progress", "gbx_child",         "gbx_child_order", "gbx_describe"};
   std::map<std::string, std::string> values;
   CommandLine line;
   for (const auto& arg : args) {

@@ -36,7 +36,7 @@ class FlagError : public std::runtime_error {
 
 // How a run is spread over processes (reporters/process_*.h).
 struct ProcessOptions {
-  bool isolated = false;                   // --gbx_processes given: the benchmarks run in child processes
+  bool isolated = false;                    // --gbx_processes given: the benchmarks run in child processes
   std::optional<std::uint64_t> order_seed;  // --gbx_order_seed; drawn at random when absent
   double benchmark_timeout_seconds = 0.0;   // --gbx_benchmark_timeout; 0: none
   std::string progress = "auto";            // --gbx_progress: auto, on or off

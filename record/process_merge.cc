@@ -122,11 +122,17 @@ std::optional<double> aggregate_of(const std::string& name, const std::vector<do
 
 Json failed_row(const std::string& name, const Json* like, const std::string& message) {
   Json row = like != nullptr ? *like
-                             : Json{{"name", name},         {"family_index", -1}, {"per_family_instance_index", -1},
-                                    {"run_name", name},     {"run_type", "iteration"},
-                                    {"repetitions", 1},     {"repetition_index", 0},
-                                    {"threads", 1},         {"iterations", 0},
-                                    {"real_time", 0.0},     {"cpu_time", 0.0},
+                             : Json{{"name", name},
+                                    {"family_index", -1},
+                                    {"per_family_instance_index", -1},
+                                    {"run_name", name},
+                                    {"run_type", "iteration"},
+                                    {"repetitions", 1},
+                                    {"repetition_index", 0},
+                                    {"threads", 1},
+                                    {"iterations", 0},
+                                    {"real_time", 0.0},
+                                    {"cpu_time", 0.0},
                                     {"time_unit", "ns"}};
   for (const char* counter : {"samples", "batch", "items_per_second", "bytes_per_second"}) row.erase(counter);
   row["error_occurred"] = true;
@@ -157,7 +163,7 @@ void merge_benchmark(const std::string& name, const std::vector<ProcessOutcome>&
     out.push_back(std::move(row));
     return;
   }
-  if (model == nullptr) return;  // no process reached it (an interrupt)
+  if (model == nullptr) return;                      // no process reached it (an interrupt)
   std::map<RowKey, std::vector<double>> real_times;  // per merged repetition, for the aggregates
   std::map<std::string, std::vector<double>> iteration_real;
   std::map<std::string, std::vector<double>> iteration_cpu;
@@ -240,10 +246,17 @@ void merge_benchmark(const std::string& name, const std::vector<ProcessOutcome>&
 }  // namespace
 
 Json run_record_json(const RunRecord& r) {
-  Json j = {{"benchmark", r.benchmark}, {"args", r.args},         {"problem", r.problem},
-            {"variant", r.variant},     {"region", r.region},     {"flops_per_run", finite_or_null(r.flops_per_run)},
-            {"bytes_per_run", finite_or_null(r.bytes_per_run)},   {"seed", r.seed},
-            {"precision", r.precision}, {"skipped", r.skipped},   {"interrupted", r.interrupted},
+  Json j = {{"benchmark", r.benchmark},
+            {"args", r.args},
+            {"problem", r.problem},
+            {"variant", r.variant},
+            {"region", r.region},
+            {"flops_per_run", finite_or_null(r.flops_per_run)},
+            {"bytes_per_run", finite_or_null(r.bytes_per_run)},
+            {"seed", r.seed},
+            {"precision", r.precision},
+            {"skipped", r.skipped},
+            {"interrupted", r.interrupted},
             {"error", r.error}};
   if (r.accuracy) {
     const Accuracy& a = *r.accuracy;
@@ -278,10 +291,11 @@ Json run_record_json(const RunRecord& r) {
                       {"sample_bound_reached", m.sample_bound_reached},
                       {"enough_reached", m.enough_reached},
                       {"below_resolution", m.below_resolution}};
-  j["stopping"] = {{"rule", r.stopping.rule},
-                   {"target_rel_ci", finite_or_null(r.stopping.target_rel_ci)},
-                   {"reached", r.stopping.reached},
-                   {"achieved_rel_ci", r.stopping.achieved_rel_ci ? finite_or_null(*r.stopping.achieved_rel_ci) : Json()}};
+  j["stopping"] = {
+      {"rule", r.stopping.rule},
+      {"target_rel_ci", finite_or_null(r.stopping.target_rel_ci)},
+      {"reached", r.stopping.reached},
+      {"achieved_rel_ci", r.stopping.achieved_rel_ci ? finite_or_null(*r.stopping.achieved_rel_ci) : Json()}};
   return j;
 }
 

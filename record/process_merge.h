@@ -42,7 +42,7 @@ struct ProcessOutcome {
 
 // Everything the processes of one run reported, before merging.
 struct ProcessRunResults {
-  std::vector<std::string> names;                 // the selection, in Google Benchmark's order
+  std::vector<std::string> names;                     // the selection, in Google Benchmark's order
   std::vector<std::vector<ProcessOutcome>> outcomes;  // per name, in process order; absent where none ran it
   std::vector<ProcessLaunch> launches;
   std::int64_t processes = 0;

@@ -120,8 +120,7 @@ std::unique_ptr<Progress> in_process_progress(const std::vector<std::string>& co
   const bool terminal = ::isatty(2) != 0;
   if (listing || mode == "off" || (mode == "auto" && !terminal)) return nullptr;
   try {
-    const auto names =
-        list_benchmarks(self_executable(), std::vector<std::string>(command.begin() + 1, command.end()));
+    const auto names = list_benchmarks(self_executable(), std::vector<std::string>(command.begin() + 1, command.end()));
     return std::make_unique<Progress>(std::cerr, mode, terminal, names.size());
   } catch (const std::exception& error) {
     std::cerr << "gbx: no progress: " << error.what() << "\n";

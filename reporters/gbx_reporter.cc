@@ -124,8 +124,8 @@ void GbxReporter::ReportRuns(const std::vector<Run>& runs) {
     analyses_.push_back(std::move(analysis));
   }
   if (on_finished_) {
-    const auto first = std::find_if(patched.begin(), patched.end(),
-                                    [](const Run& run) { return run.run_type == Run::RT_Iteration; });
+    const auto first =
+        std::find_if(patched.begin(), patched.end(), [](const Run& run) { return run.run_type == Run::RT_Iteration; });
     if (first != patched.end()) on_finished_(first->run_name.str(), instance_failed);
   }
   json_->ReportRuns(patched);

@@ -3,6 +3,7 @@
 #include <benchmark/benchmark.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cerrno>
 #include <iostream>
 #include <sstream>
@@ -78,7 +79,16 @@ int run_child(int fd) {
       rows.push_back({{"benchmark", benchmarks[i]}, {"record", entry ? run_record_json(*entry) : nlohmann::json()}});
     }
     if (interrupted || interrupt_requested()) break;  // a benchmark cut short is not reported
+    const bool failed = std::any_of(reporter.entries().begin(), reporter.entries().end(), [](const auto& entry) {
+      return entry && !entry->error.empty() && !entry->skipped;
+    });
     send(fd, {{"event", "done"}, {"name", name}, {"rows", std::move(rows)}});
+    // A failure may leave the process unfit for what follows (a sticky CUDA error poisons the
+    // context for good): the rest of the order continues in a fresh process.
+    if (failed && &name != &names.back()) {
+      send(fd, {{"event", "restart"}});
+      break;
+    }
   }
   benchmark::Shutdown();
   if (interrupt_requested()) {

@@ -19,7 +19,9 @@ std::string exact_filter(const std::string& name);
 // one per line, runs them in that order and reports on descriptor `fd`, one JSON line per event:
 // {"event": "start", "name"}, {"event": "done", "name", "rows": [{"benchmark", "record"}]} once a
 // benchmark has finished (so that nothing finished is lost if the process dies later), and
-// {"event": "interrupted", "signal"}. Returns the exit code: 0, or 128 + the signal when interrupted.
+// {"event": "interrupted", "signal"}. After a benchmark that failed it reports {"event": "restart"} and
+// stops: a failure may leave the process unfit (a sticky CUDA error), so the parent continues the
+// order in a fresh one. Returns the exit code: 0, or 128 + the signal when interrupted.
 int run_child(int fd);
 
 // --gbx_describe=FD: writes {"context", "environment"} (the environment with its "peaks") as JSON on

@@ -33,12 +33,24 @@ benchmark::TimeUnit time_unit_from(const std::string& unit) {
 }
 
 bool is_standard_key(const std::string& key) {
-  static const char* const kKeys[] = {"name",        "family_index", "per_family_instance_index",
-                                      "run_name",    "run_type",     "repetitions",
-                                      "repetition_index", "threads", "iterations",
-                                      "real_time",   "cpu_time",     "time_unit",
-                                      "aggregate_name", "aggregate_unit", "label",
-                                      "error_occurred", "error_message", "gbx"};
+  static const char* const kKeys[] = {"name",
+                                      "family_index",
+                                      "per_family_instance_index",
+                                      "run_name",
+                                      "run_type",
+                                      "repetitions",
+                                      "repetition_index",
+                                      "threads",
+                                      "iterations",
+                                      "real_time",
+                                      "cpu_time",
+                                      "time_unit",
+                                      "aggregate_name",
+                                      "aggregate_unit",
+                                      "label",
+                                      "error_occurred",
+                                      "error_message",
+                                      "gbx"};
   for (const char* k : kKeys) {
     if (key == k) return true;
   }
@@ -53,7 +65,8 @@ Run run_from_json(const nlohmann::json& b) {
   run.per_family_instance_index = b.value("per_family_instance_index", std::int64_t{-1});
   run.run_type = b.value("run_type", std::string()) == "aggregate" ? Run::RT_Aggregate : Run::RT_Iteration;
   run.aggregate_name = b.value("aggregate_name", std::string());
-  run.aggregate_unit = b.value("aggregate_unit", std::string()) == "percentage" ? benchmark::kPercentage : benchmark::kTime;
+  run.aggregate_unit =
+      b.value("aggregate_unit", std::string()) == "percentage" ? benchmark::kPercentage : benchmark::kTime;
   run.report_label = b.value("label", std::string());
   run.error_occurred = b.value("error_occurred", false);
   run.error_message = b.value("error_message", std::string());
@@ -62,7 +75,9 @@ Run run_from_json(const nlohmann::json& b) {
   run.repetition_index = b.value("repetition_index", std::int64_t{0});
   run.repetitions = b.value("repetitions", std::int64_t{1});
   run.time_unit = time_unit_from(b.value("time_unit", std::string("ns")));
-  const auto value = [&b](const char* key) { return b.contains(key) && b[key].is_number() ? b[key].get<double>() : 0.0; };
+  const auto value = [&b](const char* key) {
+    return b.contains(key) && b[key].is_number() ? b[key].get<double>() : 0.0;
+  };
   const double scale = run.iterations != 0 ? static_cast<double>(run.iterations) : 1.0;
   const bool percentage = run.run_type == Run::RT_Aggregate && run.aggregate_unit == benchmark::kPercentage;
   const double multiplier = benchmark::GetTimeUnitMultiplier(run.time_unit);

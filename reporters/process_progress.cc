@@ -71,6 +71,7 @@ void Progress::finished(const std::string& name, bool failed) {
     text += ", ETA " + format_eta(eta);
   }
   show(text);
+  current_start_ = std::chrono::steady_clock::now();  // without started() (one process), the next one starts now
 }
 
 void Progress::close() {

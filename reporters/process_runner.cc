@@ -237,8 +237,8 @@ bool ProcessRunner::run_process(std::int64_t index, Progress* progress) {
   return true;
 }
 
-bool ProcessRunner::launch(std::int64_t index, const std::vector<std::size_t>& order,
-                           std::vector<std::size_t>& pending, Progress* progress) {
+bool ProcessRunner::launch(std::int64_t index, const std::vector<std::size_t>& order, std::vector<std::size_t>& pending,
+                           Progress* progress) {
   ProcessLaunch launch;
   launch.process = index;
   launch.started_utc = utc_timestamp();
@@ -258,6 +258,7 @@ bool ProcessRunner::launch(std::int64_t index, const std::vector<std::size_t>& o
   bool running = false;
   Clock::time_point benchmark_start = Clock::now();
   bool child_interrupted = false;
+  bool restart_asked = false;  // the child stopped after a failure, for a fresh one to go on
   Clock::time_point forwarded_at{};
   bool forwarded = false;
   bool told = false;
@@ -285,7 +286,8 @@ bool ProcessRunner::launch(std::int64_t index, const std::vector<std::size_t>& o
       for (const auto& row : event.at("rows")) {
         ProcessRow parsed{row.at("benchmark"), std::nullopt};
         if (row.contains("record") && row["record"].is_object()) parsed.record = run_record_from_json(row["record"]);
-        failed = failed || (parsed.benchmark.value("error_occurred", false) && !(parsed.record && parsed.record->skipped));
+        failed =
+            failed || (parsed.benchmark.value("error_occurred", false) && !(parsed.record && parsed.record->skipped));
         outcome.rows.push_back(std::move(parsed));
       }
       results_.outcomes[order[pending[next]]].push_back(std::move(outcome));
@@ -294,6 +296,8 @@ bool ProcessRunner::launch(std::int64_t index, const std::vector<std::size_t>& o
       ++next;
     } else if (kind == "interrupted") {
       child_interrupted = true;
+    } else if (kind == "restart") {
+      restart_asked = true;
     }
   };
 
@@ -351,15 +355,16 @@ bool ProcessRunner::launch(std::int64_t index, const std::vector<std::size_t>& o
   } else {
     cause = "process " + std::to_string(index) + " (pid " + std::to_string(child.pid) + ") " + exit_text(status);
   }
-  if (!interrupted && next < pending.size()) {
+  const bool asked_and_clean = restart_asked && !running && WIFEXITED(status) && WEXITSTATUS(status) == 0;
+  if (!interrupted && !asked_and_clean && next < pending.size()) {
     // It died, or left early: the benchmark it was running (or was to run next) failed. One that
     // died before finishing anything takes the rest of its order with it, so that a binary that
     // cannot start is not restarted for ever.
     const std::size_t failed_through = next == 0 && !running ? pending.size() : next + 1;
     for (std::size_t at = next; at < failed_through; ++at) {
       ProcessOutcome outcome = outcome_at(at);
-      outcome.failure = at == next && running ? cause + " while running this benchmark"
-                                              : cause + " before running this benchmark";
+      outcome.failure =
+          at == next && running ? cause + " while running this benchmark" : cause + " before running this benchmark";
       results_.outcomes[order[pending[at]]].push_back(std::move(outcome));
       if (progress != nullptr) progress->finished(results_.names[order[pending[at]]], true);
     }

@@ -49,10 +49,8 @@ nlohmann::json side_record(Side& side, const AbOptions& options, const std::vect
   side.header.interrupted = interrupted;
   side.header.environment = side.description.environment;
   nlohmann::json record = build_process_record(side.runner->results(), rows, side.description.context, side.header);
-  record["gbx"]["processes"]["ab"] = {{"role", side.role},
-                                      {"partner_run_id", partner_run_id},
-                                      {"first_in_pair", pair_orders},
-                                      {"command", "gbx ab"}};
+  record["gbx"]["processes"]["ab"] = {
+      {"role", side.role}, {"partner_run_id", partner_run_id}, {"first_in_pair", pair_orders}, {"command", "gbx ab"}};
   record["gbx"]["pareto"] = pareto_json(pareto_from_record(record));
   (void)options;
   seal_record(record);

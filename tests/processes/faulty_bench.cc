@@ -3,6 +3,7 @@
 #include <chrono>
 #include <csignal>
 #include <cstdlib>
+#include <stdexcept>
 #include <thread>
 
 #include "extensions/fixture.h"
@@ -10,9 +11,15 @@
 
 namespace {
 
+// Set by a benchmark that fails and leaves its process unfit, as a sticky CUDA error does.
+bool poisoned = false;
+
 class Healthy : public gbx::CpuFixture {
  protected:
-  void setup(const benchmark::State&) override { declare_problem("faults/healthy"); }
+  void setup(const benchmark::State&) override {
+    declare_problem("faults/healthy");
+    if (poisoned) throw std::runtime_error("this process was poisoned by an earlier failure");
+  }
   void run() override {
     int x = 0;
     benchmark::DoNotOptimize(x);
@@ -47,8 +54,19 @@ class Exits : public gbx::CpuFixture {
   void run() override { std::_Exit(3); }
 };
 
+// Fails (an exception: a failed benchmark, not a dead process) and poisons the process.
+class Poisons : public gbx::CpuFixture {
+ protected:
+  void setup(const benchmark::State&) override { declare_problem("faults/poison"); }
+  void run() override {
+    poisoned = true;
+    throw std::runtime_error("illegal memory access (simulated sticky error)");
+  }
+};
+
 }  // namespace
 
+GBX_BENCHMARK(Poisons, "faults", "poison");
 GBX_BENCHMARK(Healthy, "faults", "first");
 GBX_BENCHMARK(Segfaults, "faults", "segfault");
 GBX_BENCHMARK(Healthy, "faults", "second");

@@ -18,10 +18,10 @@ rc=$?
 [[ $(ls -A "$dir/out") == faults.json ]] || fail "files left beside the record: $(ls -A "$dir/out")"
 "$gbx" verify "$dir/out/faults.json" >/dev/null || fail "the record is not intact"
 /usr/bin/python3 "$here/../record/validate_record.py" "$schema" "$dir/out/faults.json" >/dev/null || fail "schema"
-# 7 benchmarks x 2 processes, one progress line each (stderr is not a terminal: plain lines).
-progress=$(grep -cE '^\[[0-9]+/14\] faults/' "$dir/stderr")
-[[ $progress -eq 14 ]] || { cat "$dir/stderr"; fail "$progress progress lines, expected 14"; }
-grep -qE '^\[14/14\] ' "$dir/stderr" || fail "no final progress line"
+# 8 benchmarks x 2 processes, one progress line each (stderr is not a terminal: plain lines).
+progress=$(grep -cE '^\[[0-9]+/16\] faults/' "$dir/stderr")
+[[ $progress -eq 16 ]] || { cat "$dir/stderr"; fail "$progress progress lines, expected 16"; }
+grep -qE '^\[16/16\] ' "$dir/stderr" || fail "no final progress line"
 grep -q 'FAILED' "$dir/stderr" || fail "progress does not show the failures"
 /usr/bin/python3 - "$dir/out/faults.json" <<'PY' || fail "record content"
 import json, statistics, sys
@@ -30,7 +30,7 @@ processes = record["gbx"]["processes"]
 assert processes["count"] == 2 and processes["order_seed"] == 11 and processes["isolated"] is True, processes
 assert record["gbx"]["protocol"]["processes"] == 2
 by_name = {b["name"].split("/")[1]: b for b in record["benchmarks"]}
-assert len(record["benchmarks"]) == 7, [b["name"] for b in record["benchmarks"]]
+assert len(record["benchmarks"]) == 8, [b["name"] for b in record["benchmarks"]]
 for name in ("first", "second", "third"):
     b = by_name[name]
     assert not b.get("error_occurred", False), b
@@ -41,28 +41,30 @@ for name in ("first", "second", "third"):
     assert len(samples) == 10 and b["samples"] == 10
     medians = [statistics.median(samples[:5]), statistics.median(samples[5:])]
     assert abs(b["real_time"] - statistics.median(medians) * 1e9) <= 1e-6 * b["real_time"], (b["real_time"], medians)
-causes = {"segfault": "SIGSEGV", "abort": "SIGABRT", "exit": "exited with code 3", "hang": "--gbx_benchmark_timeout"}
+causes = {"segfault": "SIGSEGV", "abort": "SIGABRT", "exit": "exited with code 3", "hang": "--gbx_benchmark_timeout",
+          "poison": "simulated sticky error"}
 for name, cause in causes.items():
     b = by_name[name]
     assert b["error_occurred"] is True, b
     assert cause in b["error_message"], (name, b["error_message"])
     assert "samples" not in b.get("gbx", {}), b
-# Each process restarts after each death: 4 deaths, and one more launch when a healthy benchmark
-# comes after the last faulty one in that process's order.
+# Each process goes on in a fresh child after each death and after each failure (the poison, which
+# the healthy benchmarks would otherwise see): 5 more launches, less one when its order ends with a
+# faulty benchmark.
 runs = processes["runs"]
-faulty = ("segfault", "abort", "exit", "hang")
+faulty = ("segfault", "abort", "exit", "hang", "poison")
 for index in (0, 1):
     mine = [r for r in runs if r["index"] == index]
     order = [name.split("/")[1] for name in mine[0]["order"]]
-    last_faulty = max(i for i, name in enumerate(order) if name in faulty)
-    expected = 4 + (1 if last_faulty < len(order) - 1 else 0)
+    expected = 5 + (0 if order[-1] in faulty else 1)
     assert len(mine) == expected, (index, order, len(mine))
+    assert sum(r["exit"]["code"] == 0 for r in mine) == expected - 4, mine
 signals = sorted(r["exit"]["signal"] or "" for r in runs)
 assert signals.count("SIGSEGV") == 2 and signals.count("SIGABRT") == 2 and signals.count("SIGKILL") == 2, signals
 assert sum(r["exit"]["timed_out"] for r in runs) == 2, runs
 assert sum(r["exit"]["code"] == 3 for r in runs) == 2, runs
 # Each process's first launch was asked for the whole selection, in an order of its own.
-first = [r["order"] for r in runs if r["order"] and len(r["order"]) == 7]
+first = [r["order"] for r in runs if r["order"] and len(r["order"]) == 8]
 assert len(first) == 2 and sorted(first[0]) == sorted(first[1]), first
 PY
 # The validator must be able to fail: process groups that do not partition the samples.

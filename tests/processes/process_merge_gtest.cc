@@ -35,18 +35,38 @@ RunRecord record_with(std::vector<double> samples, std::int64_t batch = 1) {
 
 nlohmann::json iteration_row(double real_time_ns, double cpu_time_ns, std::int64_t repetition = 0,
                              std::int64_t repetitions = 1) {
-  return {{"name", "family/variant/n:4096"}, {"family_index", 0}, {"per_family_instance_index", 0},
-          {"run_name", "family/variant/n:4096"}, {"run_type", "iteration"}, {"repetitions", repetitions},
-          {"repetition_index", repetition}, {"threads", 1}, {"iterations", 1}, {"real_time", real_time_ns},
-          {"cpu_time", cpu_time_ns}, {"time_unit", "ns"}, {"samples", 3}, {"batch", 1},
-          {"items_per_second", 1.0}, {"label", "family/n=4096"}};
+  return {{"name", "family/variant/n:4096"},
+          {"family_index", 0},
+          {"per_family_instance_index", 0},
+          {"run_name", "family/variant/n:4096"},
+          {"run_type", "iteration"},
+          {"repetitions", repetitions},
+          {"repetition_index", repetition},
+          {"threads", 1},
+          {"iterations", 1},
+          {"real_time", real_time_ns},
+          {"cpu_time", cpu_time_ns},
+          {"time_unit", "ns"},
+          {"samples", 3},
+          {"batch", 1},
+          {"items_per_second", 1.0},
+          {"label", "family/n=4096"}};
 }
 
 nlohmann::json aggregate_row(const std::string& aggregate, double value) {
-  return {{"name", "family/variant/n:4096_" + aggregate}, {"family_index", 0}, {"per_family_instance_index", 0},
-          {"run_name", "family/variant/n:4096"}, {"run_type", "aggregate"}, {"repetitions", 2},
-          {"threads", 1}, {"aggregate_name", aggregate}, {"aggregate_unit", "time"}, {"iterations", 2},
-          {"real_time", value}, {"cpu_time", value}, {"time_unit", "ns"}};
+  return {{"name", "family/variant/n:4096_" + aggregate},
+          {"family_index", 0},
+          {"per_family_instance_index", 0},
+          {"run_name", "family/variant/n:4096"},
+          {"run_type", "aggregate"},
+          {"repetitions", 2},
+          {"threads", 1},
+          {"aggregate_name", aggregate},
+          {"aggregate_unit", "time"},
+          {"iterations", 2},
+          {"real_time", value},
+          {"cpu_time", value},
+          {"time_unit", "ns"}};
 }
 
 ProcessOutcome outcome(std::int64_t process, std::vector<ProcessRow> rows, std::string failure = "") {
@@ -203,14 +223,43 @@ TEST(Orders, EachProcessGetsItsOwnReproduciblePermutation) {
 }
 
 TEST(Children, TheParentKeepsItsOwnFlags) {
-  const std::vector<std::string> args = {"--benchmark_filter=x", "--gbx_processes=3", "--benchmark_out=r.json",
-                                         "--benchmark_out_format=csv", "--gbx_min_samples=5", "--gbx_out_dir=d",
-                                         "--gbx_progress=on", "--benchmark_format=json", "--gbx_order_seed=1",
-                                         "--benchmark_repetitions=2"};
+  const std::vector<std::string> args = {
+      "--benchmark_filter=x", "--gbx_processes=3",        "--benchmark_out=r.json", "--benchmark_out_format=csv",
+      "--gbx_min_samples=5",  "--gbx_out_dir=d",          "--gbx_progress=on",      "--benchmark_format=json",
+      "--gbx_order_seed=1",   "--benchmark_repetitions=2"};
   EXPECT_EQ(child_arguments(args),
             (std::vector<std::string>{"--benchmark_filter=x", "--gbx_min_samples=5", "--benchmark_repetitions=2"}));
   EXPECT_EQ(exact_filter("a.b(c)/n:4*"), "^a\\.b\\(c\\)/n:4\\*$");
   EXPECT_EQ(signal_name(SIGSEGV), "SIGSEGV");
+}
+
+TEST(Flags, TheProcessFlagsAreReadAndBadValuesRefused) {
+  const CommandLine line = parse_command_line({"--gbx_processes=4", "--gbx_order_seed=9", "--gbx_progress=off",
+                                               "--gbx_benchmark_timeout=2.5", "--benchmark_filter=x"});
+  EXPECT_EQ(line.protocol.processes, 4);
+  EXPECT_TRUE(line.processes.isolated);
+  EXPECT_EQ(line.processes.order_seed, std::optional<std::uint64_t>(9));
+  EXPECT_EQ(line.processes.progress, "off");
+  EXPECT_DOUBLE_EQ(line.processes.benchmark_timeout_seconds, 2.5);
+  EXPECT_EQ(line.passthrough, std::vector<std::string>{"--benchmark_filter=x"});
+  const CommandLine plain = parse_command_line({});
+  EXPECT_EQ(plain.protocol.processes, 1);
+  EXPECT_FALSE(plain.processes.isolated);
+  EXPECT_EQ(plain.processes.progress, "auto");
+  // A timeout needs a parent to enforce it: one child process.
+  const CommandLine timeout = parse_command_line({"--gbx_benchmark_timeout=1"});
+  EXPECT_TRUE(timeout.processes.isolated);
+  EXPECT_EQ(timeout.protocol.processes, 1);
+  for (const std::string bad : {"--gbx_processes=0", "--gbx_processes=two", "--gbx_order_seed=-1",
+                                "--gbx_benchmark_timeout=0", "--gbx_progress=sometimes"}) {
+    try {
+      parse_command_line({bad});
+      ADD_FAILURE() << bad << " was accepted";
+    } catch (const FlagError& error) {
+      const std::string flag = bad.substr(2, bad.find('=') - 2);
+      EXPECT_NE(std::string(error.what()).find(flag), std::string::npos) << error.what();
+    }
+  }
 }
 
 TEST(Progress, PlainLinesWhenNotATerminal) {
