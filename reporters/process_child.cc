@@ -1,19 +1,22 @@
 #include "reporters/process_child.h"
 
 #include <benchmark/benchmark.h>
+#include <sys/prctl.h>
 #include <unistd.h>
+
+#include <csignal>
 
 #include <algorithm>
 #include <cerrno>
 #include <iostream>
 #include <sstream>
 
-#include "extensions/interrupt.h"
-#include "record/process_merge.h"
 #include "environment/environment.h"
-#include "reporters/gbx_reporter.h"
-#include "record/json_record.h"
 #include "environment/peaks.h"
+#include "extensions/interrupt.h"
+#include "record/json_record.h"
+#include "record/process_merge.h"
+#include "reporters/gbx_reporter.h"
 
 namespace gbx {
 
@@ -59,6 +62,7 @@ int run_child(int fd) {
   for (std::string line; std::getline(std::cin, line);) {
     if (!line.empty()) names.push_back(line);
   }
+  ::prctl(PR_SET_PDEATHSIG, SIGKILL);  // a parent killed outright leaves no child running on
   install_interrupt_handlers();
   for (const auto& name : names) {
     if (interrupt_requested()) break;

@@ -249,7 +249,23 @@ bool ProcessRunner::launch(std::int64_t index, const std::vector<std::size_t>& o
   }
   std::vector<std::string> args = args_;
   args.push_back("--gbx_child=3");
-  const Spawned child = spawn(binary_, args, true, false);
+  Spawned child;
+  try {
+    child = spawn(binary_, args, true, false);
+  } catch (const std::exception& error) {
+    // Nothing of this process's order can run: each benchmark left is failed with the cause.
+    for (std::size_t at = 0; at < pending.size(); ++at) {
+      ProcessOutcome outcome;
+      outcome.process = index;
+      outcome.started_utc = launch.started_utc;
+      outcome.position = static_cast<std::int64_t>(pending[at]);
+      outcome.failure = error.what();
+      results_.outcomes[order[pending[at]]].push_back(std::move(outcome));
+      if (progress != nullptr) progress->finished(results_.names[order[pending[at]]], true);
+    }
+    pending.clear();
+    return true;
+  }
   launch.pid = child.pid;
   write_all(child.input, names_text);
   ::close(child.input);
