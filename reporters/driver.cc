@@ -178,7 +178,6 @@ int run_main(int argc, char** argv) {
   benchmark::Initialize(&gb_argc, gb_argv.data());
   if (benchmark::ReportUnrecognizedArguments(gb_argc, gb_argv.data())) return 2;
   set_active_protocol(line.protocol);
-  set_precision_estimate(median_relative_half_width);
   if (line.processes.child_fd >= 0) return run_child(line.processes.child_fd);
   if (line.processes.describe_fd >= 0) return run_describe(line.processes.describe_fd, command);
   if (line.processes.isolated && !output.list_tests) {

@@ -18,6 +18,7 @@
 #include "environment/peaks.h"
 #include "reporters/process_child.h"
 #include "reporters/process_runner.h"
+#include "reporters/run_error.h"
 
 namespace gbx {
 
@@ -57,6 +58,19 @@ bool is_standard_key(const std::string& key) {
   return false;
 }
 
+// Marks a run stopped by SkipWithError, in the spelling of this Google Benchmark (see run_error.h).
+template <class RunType>
+void set_run_error(RunType& run, const std::string& message) {
+  if constexpr (RunHasSkipMessage<RunType>::value) {
+    using Skipped = std::decay_t<decltype(run.skipped)>;
+    run.skipped = Skipped::SkippedWithError;
+    run.skip_message = message;
+  } else {
+    run.error_occurred = true;
+    run.error_message = message;
+  }
+}
+
 // Google Benchmark's run back from its JSON row, for its printers and the console table.
 Run run_from_json(const nlohmann::json& b) {
   Run run;
@@ -68,8 +82,7 @@ Run run_from_json(const nlohmann::json& b) {
   run.aggregate_unit =
       b.value("aggregate_unit", std::string()) == "percentage" ? benchmark::kPercentage : benchmark::kTime;
   run.report_label = b.value("label", std::string());
-  run.error_occurred = b.value("error_occurred", false);
-  run.error_message = b.value("error_message", std::string());
+  if (b.value("error_occurred", false)) set_run_error(run, b.value("error_message", std::string()));
   run.iterations = b.value("iterations", std::int64_t{1});
   run.threads = b.value("threads", std::int64_t{1});
   run.repetition_index = b.value("repetition_index", std::int64_t{0});
