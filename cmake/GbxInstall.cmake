@@ -8,7 +8,7 @@ set(GBX_INSTALL_CMAKEDIR "${CMAKE_INSTALL_LIBDIR}/cmake/gbx" CACHE STRING
     "Where gbxConfig.cmake is installed, relative to the prefix")
 # The kernel families are gbx's own benchmarks, not an interface: gbx_kernels is not installed.
 set(gbx_exported_targets gbx_stats gbx_record gbx_extensions gbx_environment gbx_reporters gbx_record_writer
-    gbx_main)
+    gbx_processes gbx_main)
 
 install(TARGETS ${gbx_exported_targets}
   EXPORT gbxTargets

@@ -43,14 +43,57 @@ double parse_positive(const std::string& flag, const std::string& value, const s
   return parsed;
 }
 
+std::vector<std::int64_t> parse_index_list(const std::string& flag, const std::string& value) {
+  std::vector<std::int64_t> indices;
+  std::size_t start = 0;
+  while (start < value.size()) {
+    const auto comma = value.find(',', start);
+    indices.push_back(parse_count(flag, value.substr(start, comma - start), 0));
+    if (comma == std::string::npos) break;
+    start = comma + 1;
+  }
+  return indices;
+}
+
+template <typename Given>
+void parse_process_flags(const Given& given, CommandLine& line) {
+  ProcessOptions& o = line.processes;
+  if (const std::string* processes = given("gbx_processes")) {
+    line.protocol.processes = parse_count("gbx_processes", *processes, 1);
+    o.isolated = true;
+  }
+  if (const std::string* seed = given("gbx_order_seed")) {
+    o.order_seed = static_cast<std::uint64_t>(parse_count("gbx_order_seed", *seed, 0));
+  }
+  if (const std::string* timeout = given("gbx_benchmark_timeout")) {
+    o.benchmark_timeout_seconds = parse_positive("gbx_benchmark_timeout", *timeout, "a positive number of seconds");
+    o.isolated = true;  // only a parent can stop a benchmark that hangs
+  }
+  if (const std::string* progress = given("gbx_progress")) {
+    if (*progress != "auto" && *progress != "on" && *progress != "off")
+      refuse("gbx_progress", *progress, "auto, on or off");
+    o.progress = *progress;
+  }
+  if (const std::string* child = given("gbx_child")) {
+    o.child_fd = static_cast<int>(parse_count("gbx_child", *child, 0));
+    const std::string* order = given("gbx_child_order");
+    o.child_order = parse_index_list("gbx_child_order", order != nullptr ? *order : "");
+  }
+  if (const std::string* describe = given("gbx_describe")) {
+    o.describe_fd = static_cast<int>(parse_count("gbx_describe", *describe, 0));
+  }
+}
+
 }  // namespace
 
 CommandLine parse_command_line(const std::vector<std::string>& args) {
   // Every gbx flag takes a value, written --gbx_name=value as Google Benchmark writes its own. The
   // split is done here rather than by a general parser so that an empty value stays empty and a
   // missing one never swallows the next argument.
-  const std::vector<std::string> names = {"gbx_warmup", "gbx_min_samples", "gbx_max_samples",  "gbx_max_time",
-                                          "gbx_cache",  "gbx_out_dir",     "gbx_target_rel_ci"};
+  const std::vector<std::string> names = {
+      "gbx_warmup",   "gbx_min_samples",   "gbx_max_samples", "gbx_max_time",   "gbx_cache",
+      "gbx_out_dir",  "gbx_target_rel_ci", "gbx_processes",   "gbx_order_seed", "gbx_benchmark_timeout",
+      "gbx_progress", "gbx_child",         "gbx_child_order", "gbx_describe"};
   std::map<std::string, std::string> values;
   CommandLine line;
   for (const auto& arg : args) {
@@ -105,6 +148,7 @@ CommandLine parse_command_line(const std::vector<std::string>& args) {
     if (out_dir->empty()) throw FlagError("invalid value '' for --gbx_out_dir: expected a directory");
     line.out_dir = *out_dir;
   }
+  parse_process_flags(given, line);
   return line;
 }
 
@@ -118,7 +162,12 @@ std::string flags_help() {
       << ")\n"
       << "  --gbx_cache=cold|hot   cold flushes caches before every sample, untimed (default hot)\n"
       << "  --gbx_target_rel_ci=R  sample until the median's 95% CI half-width / median <= R (default off)\n"
-      << "  --gbx_out_dir=DIR      write the JSON record to DIR/<UTC time>-<run id>.json\n";
+      << "  --gbx_out_dir=DIR      write the JSON record to DIR/<UTC time>-<run id>.json\n"
+      << "  --gbx_processes=K      run the selection in K fresh processes, each in its own random order, into\n"
+      << "                         one record (default: everything in this process)\n"
+      << "  --gbx_order_seed=S     seed of the processes' random orders (default: drawn, and recorded)\n"
+      << "  --gbx_benchmark_timeout=S  a benchmark still running after S seconds is killed and recorded failed\n"
+      << "  --gbx_progress=auto|on|off  progress on stderr (auto: on when stderr is a terminal)\n";
   return out.str();
 }
 

@@ -24,6 +24,8 @@ struct Protocol {
   double target_rel_ci = 0.0;
   // A batch of runs must last at least this many timer resolutions.
   double batch_resolution_factor = 100.0;
+  // Processes the selection runs in (--gbx_processes); 1 when everything runs in this process.
+  std::int64_t processes = 1;
 };
 
 // A bad --gbx_* flag; what() names the flag and the value.
@@ -32,8 +34,22 @@ class FlagError : public std::runtime_error {
   using std::runtime_error::runtime_error;
 };
 
+// How a run is spread over processes (reporters/process_*.h).
+struct ProcessOptions {
+  bool isolated = false;                    // --gbx_processes given: the benchmarks run in child processes
+  std::optional<std::uint64_t> order_seed;  // --gbx_order_seed; drawn at random when absent
+  double benchmark_timeout_seconds = 0.0;   // --gbx_benchmark_timeout; 0: none
+  std::string progress = "auto";            // --gbx_progress: auto, on or off
+  // Set by a parent for its children, never by hand: the descriptor the child reports on, and the
+  // indices (into the selection, in Google Benchmark's order) of what it runs, in that order.
+  int child_fd = -1;
+  std::vector<std::int64_t> child_order;
+  int describe_fd = -1;  // --gbx_describe: report the selection and the environment, run nothing
+};
+
 struct CommandLine {
   Protocol protocol;
+  ProcessOptions processes;
   std::string out_dir;                   // --gbx_out_dir: where the record is written, empty for none
   std::vector<std::string> passthrough;  // everything else, in order, for Google Benchmark
 };

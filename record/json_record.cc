@@ -18,7 +18,8 @@ nlohmann::json protocol_json(const Protocol& p) {
           {"max_time_seconds", finite_or_null(p.max_time_seconds)},
           {"cache", to_string(p.cache)},
           {"target_rel_ci", p.target_rel_ci > 0.0 ? finite_or_null(p.target_rel_ci) : nlohmann::json()},
-          {"batch_resolution_factor", finite_or_null(p.batch_resolution_factor)}};
+          {"batch_resolution_factor", finite_or_null(p.batch_resolution_factor)},
+          {"processes", p.processes}};
 }
 
 nlohmann::json accuracy_json(const RunRecord& r) {
@@ -43,6 +44,8 @@ nlohmann::json memory_json(const MemoryUsage& m) {
   put("host_peak_bytes", m.host_peak_bytes, m.host_peak_bytes_unavailable);
   return j;
 }
+
+}  // namespace
 
 nlohmann::json entry_json(const RunRecord& r, bool aggregate, const RunAnalysis* analysis) {
   nlohmann::json g = {{"problem", r.problem}, {"variant", r.variant}, {"region", r.region}};
@@ -87,8 +90,6 @@ nlohmann::json entry_json(const RunRecord& r, bool aggregate, const RunAnalysis*
   g["flags"] = flags_json(a);
   return g;
 }
-
-}  // namespace
 
 std::string new_run_id() {
   std::random_device device;

@@ -34,6 +34,10 @@ std::string replace_non_finite_with_null(const std::string& json_text);
 // benchmark entry. entries[i] is the fixture record behind benchmarks[i], if any; entries of
 // benchmarks that an interrupt stopped are left out. analyses[i], when given, holds the statistics of
 // entries[i]; otherwise they are computed here.
+// The `gbx` object of one benchmark entry (an aggregate row gets only problem, variant and region).
+// The statistics are computed here when analysis is null.
+nlohmann::json entry_json(const RunRecord& record, bool aggregate, const RunAnalysis* analysis = nullptr);
+
 nlohmann::json build_record(const std::string& google_benchmark_json,
                             const std::vector<std::optional<RunRecord>>& entries, const RecordHeader& header,
                             const std::vector<std::optional<RunAnalysis>>* analyses = nullptr);

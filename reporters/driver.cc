@@ -2,6 +2,7 @@
 
 #include <benchmark/benchmark.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 #include <cerrno>
 #include <cstring>
@@ -20,6 +21,9 @@
 #include "record/json_record.h"
 #include "reporters/pareto.h"
 #include "environment/peaks.h"
+#include "reporters/process_child.h"
+#include "reporters/process_driver.h"
+#include "reporters/process_runner.h"
 #include "reporters/run_analysis.h"
 
 namespace gbx {
@@ -110,6 +114,20 @@ std::unique_ptr<benchmark::BenchmarkReporter> printer_for(const std::string& for
   return nullptr;  // json: the record itself is written
 }
 
+// Progress of a run in this process: it needs the selection's size, which a listing child gives.
+std::unique_ptr<Progress> in_process_progress(const std::vector<std::string>& command, const std::string& mode,
+                                              bool listing) {
+  const bool terminal = ::isatty(2) != 0;
+  if (listing || mode == "off" || (mode == "auto" && !terminal)) return nullptr;
+  try {
+    const auto names = list_benchmarks(self_executable(), std::vector<std::string>(command.begin() + 1, command.end()));
+    return std::make_unique<Progress>(std::cerr, mode, terminal, names.size());
+  } catch (const std::exception& error) {
+    std::cerr << "gbx: no progress: " << error.what() << "\n";
+    return nullptr;
+  }
+}
+
 int refuse(const std::string& message) {
   std::cerr << "gbx: " << message << "\n";
   return 2;
@@ -160,6 +178,18 @@ int run_main(int argc, char** argv) {
   benchmark::Initialize(&gb_argc, gb_argv.data());
   if (benchmark::ReportUnrecognizedArguments(gb_argc, gb_argv.data())) return 2;
   set_active_protocol(line.protocol);
+  if (line.processes.child_fd >= 0) return run_child(line.processes.child_fd);
+  if (line.processes.describe_fd >= 0) return run_describe(line.processes.describe_fd, command);
+  if (line.processes.isolated && !output.list_tests) {
+    RunOutputs outputs;
+    outputs.format = output.format;
+    outputs.out = output.out;
+    outputs.out_format = output.out_format;
+    outputs.display_aggregates_only = output.display_aggregates_only;
+    outputs.report_aggregates_only = output.report_aggregates_only;
+    outputs.record_path = record_path;
+    return run_isolated(command, line, outputs, header_at_start);
+  }
 
   // With --benchmark_format=json the record itself is what stdout shows, once everything has run.
   // console: the gbx table; csv: Google Benchmark's; json: the record itself, once everything has run.
@@ -178,8 +208,13 @@ int run_main(int argc, char** argv) {
   analysis_options.gpu_peak = &device_peak;
   reporter.set_analysis_options(analysis_options);
   const EnvironmentSnapshot environment_at_start = capture_start();
+  std::unique_ptr<Progress> progress = in_process_progress(command, line.processes.progress, listing);
+  if (progress) {
+    reporter.set_on_finished([&progress](const std::string& name, bool failed) { progress->finished(name, failed); });
+  }
   install_interrupt_handlers();
   benchmark::RunSpecifiedBenchmarks(&reporter);
+  if (progress) progress->close();
   benchmark::Shutdown();
   if (output.list_tests) return 0;
   RecordHeader header = header_at_start;

@@ -85,6 +85,7 @@ std::vector<RunRecord> GbxReporter::unreported_repetitions(const Run& aggregate)
 
 void GbxReporter::ReportRuns(const std::vector<Run>& runs) {
   std::vector<Run> patched(runs);
+  bool instance_failed = false;
   for (auto& run : patched) {
     std::optional<RunRecord> record;
     if (run.run_type == Run::RT_Aggregate) {
@@ -105,12 +106,15 @@ void GbxReporter::ReportRuns(const std::vector<Run>& runs) {
         consumed_.insert(record->id);
       }
     }
-    if (run.run_type == Run::RT_Iteration && run_error(run) && !(record && record->skipped)) any_failed_ = true;
+    if (run.run_type == Run::RT_Iteration && run_error(run) && !(record && record->skipped)) {
+      any_failed_ = true;
+      instance_failed = true;
+    }
     if (run.run_type == Run::RT_Iteration && record && record->accuracy && !record->accuracy->passed) {
       any_failed_ = true;
     }
     std::optional<RunAnalysis> analysis;
-    if (run.run_type == Run::RT_Iteration && record && record->error.empty()) {
+    if (analyze_ && run.run_type == Run::RT_Iteration && record && record->error.empty()) {
       analysis = analyze_run(*record, analysis_options_);
     }
     if (console_ != nullptr && !(display_aggregates_only_ && has_aggregates(run))) {
@@ -118,6 +122,11 @@ void GbxReporter::ReportRuns(const std::vector<Run>& runs) {
     }
     entries_.push_back(std::move(record));
     analyses_.push_back(std::move(analysis));
+  }
+  if (on_finished_) {
+    const auto first =
+        std::find_if(patched.begin(), patched.end(), [](const Run& run) { return run.run_type == Run::RT_Iteration; });
+    if (first != patched.end()) on_finished_(first->run_name.str(), instance_failed);
   }
   json_->ReportRuns(patched);
   if (file_printer_) forward(*file_printer_, patched, file_aggregates_only_);

@@ -3,6 +3,7 @@
 #include <benchmark/benchmark.h>
 
 #include <cstdint>
+#include <functional>
 #include <map>
 #include <memory>
 #include <optional>
@@ -31,6 +32,12 @@ class GbxReporter : public benchmark::BenchmarkReporter {
   // The gbx console table, shown instead of (or besides) the display reporter; not owned.
   void set_console(ConsoleTable* console) { console_ = console; }
   void set_analysis_options(const AnalysisOptions& options) { analysis_options_ = options; }
+  // false: no statistics (a child process, whose parent analyses every process's samples together).
+  void set_analyze(bool analyze) { analyze_ = analyze; }
+  // Called after each benchmark instance's repetitions are reported, with its name and whether it failed.
+  void set_on_finished(std::function<void(const std::string&, bool)> on_finished) {
+    on_finished_ = std::move(on_finished);
+  }
 
   // Hide repetitions that have aggregate rows from the display (and console) and from the file
   // printer; the record always keeps them, with their samples.
@@ -68,6 +75,8 @@ class GbxReporter : public benchmark::BenchmarkReporter {
   bool display_aggregates_only_ = false;
   bool file_aggregates_only_ = false;
   bool any_failed_ = false;
+  bool analyze_ = true;
+  std::function<void(const std::string&, bool)> on_finished_;
 
   // For aggregates whose repetitions were never reported: the instance's latest records.
   std::vector<RunRecord> unreported_repetitions(const Run& aggregate);

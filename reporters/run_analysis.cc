@@ -97,7 +97,8 @@ RunAnalysis analyze_run(const RunRecord& record, const AnalysisOptions& options)
   a.median_ci = bootstrap_interval(samples, BootstrapStatistic::median, options.bootstrap);
   // No median is known closer than half a tick of one sample (docs/compare.md, quantized samples).
   const Measurement& m = record.measurement;
-  const double tick = m.batch >= 1 ? m.timer_resolution_seconds / static_cast<double>(m.batch) : 0.0;
+  const double per_run = m.batch >= 1 ? m.timer_resolution_seconds / static_cast<double>(m.batch) : 0.0;
+  const double tick = std::isfinite(per_run) ? per_run : 0.0;  // unknown in some older records
   if (a.median_ci.interval) widen_for_resolution(*a.median_ci.interval, tick);
   a.mean_ci = bootstrap_interval(samples, BootstrapStatistic::mean, options.bootstrap);
   a.mean_t_ci = student_t_interval(samples, options.bootstrap.level);
@@ -115,6 +116,7 @@ RunAnalysis analyze_run(const RunRecord& record, const AnalysisOptions& options)
     a.throughput =
         compute_throughput(record.flops_per_run, record.bytes_per_run, a.summary->median, peak, record.precision);
   }
+  a.hierarchical = hierarchical_median({samples}, tick, options.bootstrap.level);
   add_flags(record, a);
   return a;
 }
@@ -166,7 +168,8 @@ nlohmann::json stats_json(const RunAnalysis& a) {
           {"p90_ci", interval_json(a.p90_ci)},
           {"p99_ci", interval_json(a.p99_ci)},
           {"median_ci_order_statistic", interval_json(a.median_order_ci)},
-          {"mean_ci_student_t", interval_json(a.mean_t_ci, "student_t")}};
+          {"mean_ci_student_t", interval_json(a.mean_t_ci, "student_t")},
+          {"hierarchical", hierarchical_json(a.hierarchical)}};
 }
 
 nlohmann::json outliers_json(const RunAnalysis& a) {

@@ -34,6 +34,9 @@ struct RunAnalysis {
   OutlierReport outliers;
   Throughput throughput;  // at the median
   std::vector<Flag> flags;
+  // The process-level median (gbx.stats.hierarchical): one group here, marked single_process; a
+  // record merged from several processes replaces it with the estimate over its process groups.
+  std::optional<HierarchicalEstimate> hierarchical;
 };
 
 struct AnalysisOptions {

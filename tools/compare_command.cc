@@ -12,6 +12,7 @@
 #include "stats/comparison.h"
 #include "reporters/format.h"
 #include "tools/record_loader.h"
+#include "reporters/run_analysis.h"
 
 namespace gbx::tools {
 
@@ -120,15 +121,6 @@ BootstrapResult widened_median(const LoadedBenchmark& b) {
   BootstrapResult result = bootstrap_interval(b.samples, BootstrapStatistic::median);
   if (result.interval) widen_for_resolution(*result.interval, b.resolution_seconds);
   return result;
-}
-
-nlohmann::json hierarchical_json(const std::optional<HierarchicalEstimate>& h) {
-  if (!h) return nullptr;
-  const auto optional = [](const std::optional<double>& v) { return v ? nlohmann::json(*v) : nlohmann::json(); };
-  return {{"processes", h->processes},           {"median", h->median},
-          {"lower", h->lower},                   {"upper", h->upper},
-          {"method", h->method},                 {"between_process_cv", optional(h->between_process_cv)},
-          {"within_process_cv", optional(h->within_process_cv)}};
 }
 
 nlohmann::json interval_json(const BootstrapResult& b) {
@@ -291,7 +283,11 @@ int compare_records(const CompareOptions& options, std::ostream& out, std::ostre
     err << "gbx compare: " << error.what() << "\n";
     return 2;
   }
+  return report_comparison(options, base, candidate, out, err);
+}
 
+int report_comparison(const CompareOptions& options, const LoadedRecord& base, const LoadedRecord& candidate,
+                      std::ostream& out, std::ostream& err) {
   const Comparison comparison = compare_loaded(base, candidate, options.noise_band, options.fdr);
   const auto& rows = comparison.rows;
   const auto& differences = comparison.differences;

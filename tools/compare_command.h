@@ -23,4 +23,9 @@ struct CompareOptions {
 // name the file and the fault.
 int compare_records(const CompareOptions& options, std::ostream& out, std::ostream& err);
 
+// compare_records over records already loaded (options.base and options.candidate name them): what
+// `gbx compare` and `gbx ab` print, with the same exit codes.
+int report_comparison(const CompareOptions& options, const LoadedRecord& base, const LoadedRecord& candidate,
+                      std::ostream& out, std::ostream& err);
+
 }  // namespace gbx::tools

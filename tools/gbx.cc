@@ -5,6 +5,7 @@
 #include <string>
 #include <vector>
 
+#include "tools/ab_command.h"
 #include "tools/compare_command.h"
 #include "tools/env_command.h"
 #include "tools/pareto_command.h"
@@ -32,6 +33,26 @@ int main(int argc, char** argv) {
       ->check(CLI::Range(0.0, 1.0));
   compare->add_option("--fdr", compare_options.fdr, "Benjamini-Hochberg false-discovery rate q (default 0.05)")
       ->check(CLI::Range(0.0, 1.0));
+
+  gbx::tools::AbOptions ab_options;
+  CLI::App* ab = app.add_subcommand(
+      "ab", "Run two bench binaries' processes interleaved, in randomized pairs, then compare: exit codes as compare");
+  ab->add_option("--base", ab_options.base, "the baseline bench binary")->required();
+  ab->add_option("--candidate", ab_options.candidate, "the candidate bench binary (the same one: an A/A check)")
+      ->required();
+  ab->add_option("--processes", ab_options.processes, "processes per binary (default 6)")->check(CLI::PositiveNumber);
+  ab->add_option("--seed", ab_options.seed, "seed of the pair orders and the benchmark orders (default: drawn)");
+  ab->add_option("--format", ab_options.format, "console (default), markdown or json");
+  ab->add_option("-o,--output-dir", ab_options.out_dir, "directory for both records (default .)");
+  ab->add_option("--progress", ab_options.progress, "auto (default), on or off")
+      ->check(CLI::IsMember({"auto", "on", "off"}));
+  ab->add_option("--benchmark-timeout", ab_options.benchmark_timeout_seconds,
+                 "kill a benchmark still running after this many seconds and record it failed")
+      ->check(CLI::PositiveNumber);
+  ab->add_option("--noise-band", ab_options.noise_band, "as for compare (default 0.02)")->check(CLI::Range(0.0, 1.0));
+  ab->add_option("--fdr", ab_options.fdr, "as for compare (default 0.05)")->check(CLI::Range(0.0, 1.0));
+  ab->add_flag("--allow-incompatible", ab_options.allow_incompatible, "as for compare");
+  ab->add_option("BENCH_FLAGS", ab_options.bench_args, "after --: flags for both bench binaries");
 
   CLI::App* env = app.add_subcommand("env", "Print the environment a record would carry, as JSON");
 
@@ -61,6 +82,7 @@ int main(int argc, char** argv) {
     return code == 0 ? 0 : 2;
   }
   if (verify->parsed()) return gbx::tools::verify_record(verify_path, std::cout, std::cerr);
+  if (ab->parsed()) return gbx::tools::ab_command(ab_options, std::cout, std::cerr);
   if (compare->parsed()) return gbx::tools::compare_records(compare_options, std::cout, std::cerr);
   if (pareto->parsed()) return gbx::tools::pareto_command(pareto_options, std::cout, std::cerr);
   if (report->parsed()) return gbx::tools::write_report(report_options, std::cout, std::cerr);

@@ -29,6 +29,12 @@ def main():
             for error in errors[:5]:
                 print(f"{path}: at {'/'.join(map(str, error.absolute_path))}: {error.message}")
             return 1
+        # What a schema cannot say: a benchmark's process groups partition its samples.
+        for entry in record["benchmarks"]:
+            gbx = entry.get("gbx", {})
+            if "process_samples" in gbx and sum(g["count"] for g in gbx["process_samples"]) != len(gbx["samples"]):
+                print(f"{path}: {entry['name']}: process_samples counts do not sum to the samples' length")
+                return 1
         print(f"{path}: valid ({len(record['benchmarks'])} benchmark entries)")
     return 0
 

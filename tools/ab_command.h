@@ -1,0 +1,35 @@
+#pragma once
+
+#include <cstdint>
+#include <iosfwd>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace gbx::tools {
+
+// The default number of processes per side of `gbx ab` (README, "Processes").
+constexpr std::int64_t kDefaultAbProcesses = 6;
+
+struct AbOptions {
+  std::string base;       // the baseline bench binary
+  std::string candidate;  // the candidate bench binary; the same one twice is an A/A check
+  std::int64_t processes = kDefaultAbProcesses;
+  std::optional<std::uint64_t> seed;  // of the pair orders and of each process's benchmark order
+  std::string format = "console";     // of the comparison: console, markdown or json
+  std::string out_dir = ".";          // where both records are written
+  std::string progress = "auto";
+  double benchmark_timeout_seconds = 0.0;
+  double noise_band = 0.02;
+  double fdr = 0.05;
+  bool allow_incompatible = false;
+  std::vector<std::string> bench_args;  // after "--": flags for both binaries
+};
+
+// `gbx ab`: runs K processes of each binary alternately, in randomized pairs (base first or candidate
+// first, by a coin the seed decides), writes both K-process records and prints the comparison as
+// `gbx compare` does. Exit codes: those of `gbx compare` (0, 1 when slower, 2 bad input or
+// incompatible), or 128 + the signal when interrupted (both records keep what finished).
+int ab_command(const AbOptions& options, std::ostream& out, std::ostream& err);
+
+}  // namespace gbx::tools
