@@ -210,12 +210,12 @@ std::optional<double> flops_per_sm_per_clock(int major, int minor, const std::st
     double fp64, fp64_tensor, fp32, tf32, fp16, bf16;
   };
   static const Row table[] = {
-      {7, 0, 64, 0, 128, 0, 1024, 0},            // V100
-      {7, 5, 4, 0, 128, 0, 1024, 0},             // T4
-      {8, 0, 64, 128, 128, 1024, 2048, 2048},    // A100
-      {8, 6, 4, 0, 256, 512, 1024, 1024},        // GA10x
-      {8, 9, 4, 0, 256, 512, 1024, 1024},        // Ada
-      {9, 0, 128, 256, 256, 2048, 4096, 4096},   // H100, H200
+      {7, 0, 64, 0, 128, 0, 1024, 0},           // V100
+      {7, 5, 4, 0, 128, 0, 1024, 0},            // T4
+      {8, 0, 64, 128, 128, 1024, 2048, 2048},   // A100
+      {8, 6, 4, 0, 256, 512, 1024, 1024},       // GA10x
+      {8, 9, 4, 0, 256, 512, 1024, 1024},       // Ada
+      {9, 0, 128, 256, 256, 2048, 4096, 4096},  // H100, H200
   };
   for (const auto& row : table) {
     if (row.major != major || row.minor != minor) continue;
@@ -271,8 +271,9 @@ Peak gpu_peak(const GpuFacts& facts) {
     peak.flops_per_second[name] = *per_clock * facts.sms * clock.hz;
     peak.clocks[name] = clock;
   }
-  peak.method = "device attributes of " + facts.name + ": 2 x memory clock x bus width; SMs x clock x FLOP/SM/clock for sm_" +
-                std::to_string(facts.major) + std::to_string(facts.minor) + " (the clock of each precision under clocks)";
+  peak.method = "device attributes of " + facts.name +
+                ": 2 x memory clock x bus width; SMs x clock x FLOP/SM/clock for sm_" + std::to_string(facts.major) +
+                std::to_string(facts.minor) + " (the clock of each precision under clocks)";
   return peak;
 }
 

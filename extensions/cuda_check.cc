@@ -10,8 +10,8 @@ void throw_cuda_failure(const std::string& status_text, int status, const char* 
 }
 
 void throw_cuda_failure(cudaError_t status, const char* call, const char* file, int line) {
-  throw_cuda_failure(std::string(cudaGetErrorName(status)) + ": " + cudaGetErrorString(status), static_cast<int>(status),
-                     call, file, line);
+  throw_cuda_failure(std::string(cudaGetErrorName(status)) + ": " + cudaGetErrorString(status),
+                     static_cast<int>(status), call, file, line);
 }
 
 void report_cuda_failure(cudaError_t status, const char* call, const char* file, int line) noexcept {

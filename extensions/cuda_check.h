@@ -40,18 +40,18 @@ void report_cuda_failure(cudaError_t status, const char* call, const char* file,
 
 // The one check family, for the CUDA runtime and cuBLAS alike (include kernels/cublas_check.h for
 // cuBLAS statuses): GBX_CUDA_CHECK throws gbx::CudaError, GBX_CUDA_CHECK_NOTHROW prints to stderr.
-#define GBX_CUDA_CHECK(call)                                                     \
-  do {                                                                           \
-    const auto gbx_cuda_status_ = (call);                                        \
-    if (::gbx::failed(gbx_cuda_status_)) {                                       \
-      ::gbx::throw_cuda_failure(gbx_cuda_status_, #call, __FILE__, __LINE__);    \
-    }                                                                            \
+#define GBX_CUDA_CHECK(call)                                                  \
+  do {                                                                        \
+    const auto gbx_cuda_status_ = (call);                                     \
+    if (::gbx::failed(gbx_cuda_status_)) {                                    \
+      ::gbx::throw_cuda_failure(gbx_cuda_status_, #call, __FILE__, __LINE__); \
+    }                                                                         \
   } while (false)
 
-#define GBX_CUDA_CHECK_NOTHROW(call)                                             \
-  do {                                                                           \
-    const auto gbx_cuda_status_ = (call);                                        \
-    if (::gbx::failed(gbx_cuda_status_)) {                                       \
-      ::gbx::report_cuda_failure(gbx_cuda_status_, #call, __FILE__, __LINE__);   \
-    }                                                                            \
+#define GBX_CUDA_CHECK_NOTHROW(call)                                           \
+  do {                                                                         \
+    const auto gbx_cuda_status_ = (call);                                      \
+    if (::gbx::failed(gbx_cuda_status_)) {                                     \
+      ::gbx::report_cuda_failure(gbx_cuda_status_, #call, __FILE__, __LINE__); \
+    }                                                                          \
   } while (false)

@@ -40,8 +40,8 @@ class DeviceArray {
   // On stream, then waits for it: with a non-blocking stream (as the fixtures use) a plain cudaMemcpy
   // on the legacy stream would not be ordered with the stream's kernels.
   void copy_from(const std::vector<T>& host, cudaStream_t stream) {
-    GBX_CUDA_CHECK(cudaMemcpyAsync(data_, host.data(), std::min(host.size(), count_) * sizeof(T),
-                                   cudaMemcpyHostToDevice, stream));
+    GBX_CUDA_CHECK(
+        cudaMemcpyAsync(data_, host.data(), std::min(host.size(), count_) * sizeof(T), cudaMemcpyHostToDevice, stream));
     GBX_CUDA_CHECK(cudaStreamSynchronize(stream));
   }
   std::vector<T> to_host(cudaStream_t stream) const {

@@ -76,11 +76,9 @@ class GpuTiming : public ::testing::Test {
 TEST_F(GpuTiming, DeviceTimeOfAKernelOfKnownDuration) {
   for (const double seconds : {50e-6, 2e-3}) {
     const auto nanoseconds = static_cast<std::uint64_t>(seconds * 1e9);
-    const gbx::Measurement m =
-        measure_unbatched([&] { gbx_test::launch_spin_for(nanoseconds, stream_); }, [] {});
+    const gbx::Measurement m = measure_unbatched([&] { gbx_test::launch_spin_for(nanoseconds, stream_); }, [] {});
     const double measured = median(m.samples);
-    std::printf("spin for %.0f us: median %.2f us over %zu samples\n", seconds * 1e6, measured * 1e6,
-                m.samples.size());
+    std::printf("spin for %.0f us: median %.2f us over %zu samples\n", seconds * 1e6, measured * 1e6, m.samples.size());
     EXPECT_GE(measured, seconds * 0.99 - 0.5e-6);
     EXPECT_LE(measured, seconds * 1.01 + 3e-6);
   }
@@ -103,10 +101,11 @@ TEST_F(GpuTiming, FlushedReadsOfAnL2SizedWorkingSetAreSlowerAndANoOpFlushIsCaugh
   const double cold = median(measure_unbatched(run, [&] { l2.flush(stream_); }).samples);
   const auto no_op_flush = [] {};  // the test double: a flush that evicts nothing
   const double not_flushed = median(measure_unbatched(run, no_op_flush).samples);
-  std::printf("read %zu KiB (L2 %zu KiB, flush reads %zu KiB): hot %.2f us, flushed %.2f us (x%.2f), "
-              "no-op flush %.2f us (x%.2f)\n",
-              count * sizeof(float) / 1024, l2.l2_bytes() / 1024, l2.bytes() / 1024, hot * 1e6, cold * 1e6,
-              cold / hot, not_flushed * 1e6, not_flushed / hot);
+  std::printf(
+      "read %zu KiB (L2 %zu KiB, flush reads %zu KiB): hot %.2f us, flushed %.2f us (x%.2f), "
+      "no-op flush %.2f us (x%.2f)\n",
+      count * sizeof(float) / 1024, l2.l2_bytes() / 1024, l2.bytes() / 1024, hot * 1e6, cold * 1e6, cold / hot,
+      not_flushed * 1e6, not_flushed / hot);
   EXPECT_GE(cold / hot, kColdOverHot) << "the flush did not evict the working set";
   EXPECT_LT(not_flushed / hot, kColdOverHot) << "the check cannot tell a flush from no flush";
 }

@@ -42,12 +42,13 @@ int main() {
   }
   cudaDeviceProp properties{};
   if (!ok(cudaGetDeviceProperties(&properties, 0), "cudaGetDeviceProperties")) return 1;
-  std::printf("gpu-smoke: %d device(s); 0: %s, sm_%d%d, %d SMs, SM clock up to %d MHz, memory clock %d MHz x %d bits, "
-              "L2 %d KiB, %.1f GiB\n",
-              count, properties.name, properties.major, properties.minor, properties.multiProcessorCount,
-              attribute(cudaDevAttrClockRate, 0) / 1000, attribute(cudaDevAttrMemoryClockRate, 0) / 1000,
-              attribute(cudaDevAttrGlobalMemoryBusWidth, 0), attribute(cudaDevAttrL2CacheSize, 0) / 1024,
-              static_cast<double>(properties.totalGlobalMem) / (1u << 30));
+  std::printf(
+      "gpu-smoke: %d device(s); 0: %s, sm_%d%d, %d SMs, SM clock up to %d MHz, memory clock %d MHz x %d bits, "
+      "L2 %d KiB, %.1f GiB\n",
+      count, properties.name, properties.major, properties.minor, properties.multiProcessorCount,
+      attribute(cudaDevAttrClockRate, 0) / 1000, attribute(cudaDevAttrMemoryClockRate, 0) / 1000,
+      attribute(cudaDevAttrGlobalMemoryBusWidth, 0), attribute(cudaDevAttrL2CacheSize, 0) / 1024,
+      static_cast<double>(properties.totalGlobalMem) / (1u << 30));
 
   constexpr int kCount = 1000;
   int* device_values = nullptr;

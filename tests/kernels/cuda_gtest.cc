@@ -15,8 +15,8 @@
 #include "extensions/cuda_check.h"
 #include "extensions/cuda_device.h"
 #include "extensions/device_array.h"
-#include "kernels/gemm.h"
 #include "kernels/cublas_check.h"
+#include "kernels/gemm.h"
 #include "kernels/gemm_cublas.h"
 #include "kernels/grid.h"
 #include "kernels/reduce.h"
@@ -61,7 +61,8 @@ TEST(CudaKernelsWithoutDevice, EveryLauncherReportsTheRuntimesFailure) {
   const std::vector<std::pair<std::string, std::function<void()>>> launches = {
       {"gemm_naive", [&] { gbx::kernels::launch_gemm_naive(none, none, none, 8, 8, 8, nullptr); }},
       {"gemm_tiled", [&] { gbx::kernels::launch_gemm_tiled(none, none, none, 8, 8, 8, nullptr); }},
-      {"gemm_register_blocked", [&] { gbx::kernels::launch_gemm_register_blocked(none, none, none, 8, 8, 8, nullptr); }},
+      {"gemm_register_blocked",
+       [&] { gbx::kernels::launch_gemm_register_blocked(none, none, none, 8, 8, 8, nullptr); }},
       {"convert_to_half", [&] { gbx::kernels::launch_convert_to_half(nullptr, none, 8, nullptr); }},
       {"convert_to_bf16", [&] { gbx::kernels::launch_convert_to_bf16(nullptr, none, 8, nullptr); }},
       {"reduce_atomic", [&] { gbx::kernels::launch_reduce_atomic(none, 1000, none, nullptr); }},
@@ -420,7 +421,8 @@ TEST_F(CudaKernels, GridStrideBlocksCoverTheWorkUpToWavesOfTheSms) {
   EXPECT_EQ(gbx::kernels::grid_stride_blocks(1, 256, 4), 1u);
   EXPECT_EQ(gbx::kernels::grid_stride_blocks(257, 256, 4), 2u);
   // Twice, so that the second answer comes from the cache.
-  for (int i = 0; i < 2; ++i) EXPECT_EQ(gbx::kernels::grid_stride_blocks(std::size_t(1) << 30, 256, 4), 4u * unsigned(sms));
+  for (int i = 0; i < 2; ++i)
+    EXPECT_EQ(gbx::kernels::grid_stride_blocks(std::size_t(1) << 30, 256, 4), 4u * unsigned(sms));
 }
 
 }  // namespace
