@@ -202,30 +202,79 @@ Peak calibrate_cpu_peak() {
 
 std::optional<double> flops_per_sm_per_clock(int major, int minor, const std::string& precision) {
   // Dense rates from NVIDIA's architecture whitepapers: CUDA-core FMA lanes x 2 for fp32/fp64,
-  // tensor-core rates for tf32/fp16/bf16.
+  // tensor-core rates for fp64_tensor (DMMA) and tf32/fp16/bf16. Checks against datasheets, at the
+  // clock each uses: RTX 3090 fp64 0.556 TFLOP/s = 4 x 82 SMs x 1.695 GHz; A100 fp64 tensor
+  // 19.5 TFLOP/s = 128 x 108 x 1.41 GHz; H100 SXM fp64 tensor 67 TFLOP/s = 256 x 132 x 1.98 GHz.
   struct Row {
     int major, minor;
-    double fp64, fp32, tf32, fp16, bf16;
+    double fp64, fp64_tensor, fp32, tf32, fp16, bf16;
   };
   static const Row table[] = {
-      {7, 0, 64, 128, 0, 1024, 0},         // V100
-      {7, 5, 4, 128, 0, 1024, 0},          // T4
-      {8, 0, 64, 128, 1024, 2048, 2048},   // A100
-      {8, 6, 2, 256, 512, 1024, 1024},     // GA10x
-      {8, 9, 2, 256, 512, 1024, 1024},     // Ada
-      {9, 0, 128, 256, 2048, 4096, 4096},  // H100, H200
+      {7, 0, 64, 0, 128, 0, 1024, 0},           // V100
+      {7, 5, 4, 0, 128, 0, 1024, 0},            // T4
+      {8, 0, 64, 128, 128, 1024, 2048, 2048},   // A100
+      {8, 6, 4, 0, 256, 512, 1024, 1024},       // GA10x
+      {8, 9, 4, 0, 256, 512, 1024, 1024},       // Ada
+      {9, 0, 128, 256, 256, 2048, 4096, 4096},  // H100, H200
   };
   for (const auto& row : table) {
     if (row.major != major || row.minor != minor) continue;
-    const double value = precision == "fp64"   ? row.fp64
-                         : precision == "fp32" ? row.fp32
-                         : precision == "tf32" ? row.tf32
-                         : precision == "fp16" ? row.fp16
-                         : precision == "bf16" ? row.bf16
-                                               : 0.0;
+    const double value = precision == "fp64"          ? row.fp64
+                         : precision == "fp64_tensor" ? row.fp64_tensor
+                         : precision == "fp32"        ? row.fp32
+                         : precision == "tf32"        ? row.tf32
+                         : precision == "fp16"        ? row.fp16
+                         : precision == "bf16"        ? row.bf16
+                                                      : 0.0;
     if (value > 0.0) return value;
   }
   return std::nullopt;
+}
+
+std::optional<PeakClock> sustained_tensor_clock(const std::string& name, int major, int minor) {
+  if (major != 9 || minor != 0) return std::nullopt;
+  // Dense bf16 on each datasheet, divided by 4096 FLOP/SM/clock and the SM count. The more specific
+  // names first: "H100 NVL" and "H200 NVL" contain "H100" and "H200".
+  struct Sku {
+    const char* name_part;
+    double mhz;
+    const char* datasheet;
+  };
+  static const Sku skus[] = {
+      {"H100 NVL", 1545, "H100 NVL: 835 TFLOP/s dense bf16 = 4096 x 132 SMs x 1.545 GHz"},
+      {"H200 NVL", 1545, "H200 NVL: 835 TFLOP/s dense bf16 = 4096 x 132 SMs x 1.545 GHz"},
+      {"H100 PCIe", 1620, "H100 PCIe: 756 TFLOP/s dense bf16 = 4096 x 114 SMs x 1.62 GHz"},
+      {"H100", 1830, "H100 SXM: 989 TFLOP/s dense bf16 = 4096 x 132 SMs x 1.83 GHz"},
+      {"H200", 1830, "H200 SXM: 989 TFLOP/s dense bf16 = 4096 x 132 SMs x 1.83 GHz"},
+  };
+  for (const auto& sku : skus) {
+    if (name.find(sku.name_part) == std::string::npos) continue;
+    return PeakClock{sku.mhz * 1e6, std::string("NVIDIA's sustained tensor clock for the datasheet's figure (") +
+                                        sku.datasheet + "), below the highest SM clock"};
+  }
+  return std::nullopt;
+}
+
+Peak gpu_peak(const GpuFacts& facts) {
+  Peak peak;
+  if (facts.memory_clock_hz > 0.0 && facts.bus_bits > 0) {
+    peak.bytes_per_second = 2.0 * facts.memory_clock_hz * facts.bus_bits / 8.0;
+  }
+  const PeakClock highest{facts.max_clock_hz, "the highest SM clock (cudaDevAttrClockRate)"};
+  const std::optional<PeakClock> sustained = sustained_tensor_clock(facts.name, facts.major, facts.minor);
+  for (const char* precision : {"fp64", "fp64_tensor", "fp32", "tf32", "fp16", "bf16"}) {
+    const auto per_clock = flops_per_sm_per_clock(facts.major, facts.minor, precision);
+    if (!per_clock || facts.sms <= 0 || facts.max_clock_hz <= 0.0) continue;
+    const std::string name = precision;
+    const bool tensor = name == "tf32" || name == "fp16" || name == "bf16";
+    const PeakClock& clock = tensor && sustained ? *sustained : highest;
+    peak.flops_per_second[name] = *per_clock * facts.sms * clock.hz;
+    peak.clocks[name] = clock;
+  }
+  peak.method = "device attributes of " + facts.name +
+                ": 2 x memory clock x bus width; SMs x clock x FLOP/SM/clock for sm_" + std::to_string(facts.major) +
+                std::to_string(facts.minor) + " (the clock of each precision under clocks)";
+  return peak;
 }
 
 Peak gpu_peak() {
@@ -243,18 +292,20 @@ Peak gpu_peak() {
                     cudaDeviceGetAttribute(&clock_khz, cudaDevAttrClockRate, device) == cudaSuccess &&
                     cudaDeviceGetAttribute(&major, cudaDevAttrComputeCapabilityMajor, device) == cudaSuccess &&
                     cudaDeviceGetAttribute(&minor, cudaDevAttrComputeCapabilityMinor, device) == cudaSuccess;
-  if (!read) {
+  cudaDeviceProp properties{};
+  if (!read || cudaGetDeviceProperties(&properties, device) != cudaSuccess) {
     peak.unavailable = "the device's attributes could not be read";
     return peak;
   }
-  if (memory_khz > 0 && bus_bits > 0) peak.bytes_per_second = 2.0 * memory_khz * 1e3 * bus_bits / 8.0;
-  for (const char* precision : {"fp64", "fp32", "tf32", "fp16", "bf16"}) {
-    if (const auto per_clock = flops_per_sm_per_clock(major, minor, precision)) {
-      peak.flops_per_second[precision] = *per_clock * sms * clock_khz * 1e3;
-    }
-  }
-  peak.method = "device attributes: 2 x memory clock x bus width; SMs x max clock x FLOP/SM/clock for sm_" +
-                std::to_string(major) + std::to_string(minor);
+  GpuFacts facts;
+  facts.name = properties.name;
+  facts.major = major;
+  facts.minor = minor;
+  facts.sms = sms;
+  facts.max_clock_hz = clock_khz * 1e3;
+  facts.memory_clock_hz = memory_khz * 1e3;
+  facts.bus_bits = bus_bits;
+  peak = gpu_peak(facts);
 #else
   peak.unavailable = "gbx was built without CUDA";
 #endif
@@ -265,6 +316,11 @@ nlohmann::json peak_json(const Peak& peak) {
   nlohmann::json j;
   j["bytes_per_second"] = peak.bytes_per_second ? nlohmann::json(*peak.bytes_per_second) : nlohmann::json();
   j["flops_per_second"] = peak.flops_per_second;
+  if (!peak.clocks.empty()) {
+    nlohmann::json clocks = nlohmann::json::object();
+    for (const auto& [precision, clock] : peak.clocks) clocks[precision] = {{"hz", clock.hz}, {"source", clock.source}};
+    j["clocks"] = clocks;
+  }
   j["method"] = peak.method;
   if (!peak.unavailable.empty()) j["unavailable"] = peak.unavailable;
   return j;

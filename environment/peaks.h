@@ -8,10 +8,17 @@
 
 namespace gbx {
 
+// The clock a FLOP/s peak was computed at, and where that clock comes from.
+struct PeakClock {
+  double hz = 0.0;
+  std::string source;
+};
+
 // The most a machine can do, against which a benchmark's throughput is a fraction.
 struct Peak {
   std::optional<double> bytes_per_second;
-  std::map<std::string, double> flops_per_second;  // by precision: fp64, fp32, tf32, fp16, bf16
+  std::map<std::string, double> flops_per_second;  // by precision: fp64, fp64_tensor, fp32, tf32, fp16, bf16
+  std::map<std::string, PeakClock> clocks;         // GPU: by precision, the clock its FLOP/s assume
   std::string method;                              // how the figures were obtained
   std::string unavailable;                         // why there are none, when there are none
 };
@@ -20,12 +27,32 @@ struct Peak {
 // independent multiply-add chains in fp32 and fp64, as this build compiles them.
 Peak calibrate_cpu_peak();
 
+// What a GPU's peaks are computed from: its name, compute capability and device attributes.
+struct GpuFacts {
+  std::string name;  // as the runtime reports it, e.g. "NVIDIA H200"
+  int major = 0;
+  int minor = 0;
+  int sms = 0;
+  double max_clock_hz = 0.0;     // cudaDevAttrClockRate: the highest SM clock
+  double memory_clock_hz = 0.0;  // cudaDevAttrMemoryClockRate
+  int bus_bits = 0;              // cudaDevAttrGlobalMemoryBusWidth
+};
+
 // GPU: bandwidth from the memory clock and bus width (two transfers per clock), FLOP/s from the
-// SM count and clock times a per-architecture table of FLOP per SM per clock for each precision.
+// SM count, a clock, and a per-architecture table of FLOP per SM per clock for each precision.
+// The clock is the highest SM clock, except for the tf32, fp16 and bf16 tensor peaks of the SKUs
+// for which NVIDIA publishes them at a lower sustained clock (sustained_tensor_clock_hz).
+Peak gpu_peak(const GpuFacts& facts);
+// The same for the current device; unavailable, with the reason, without one.
 Peak gpu_peak();
 
 // FLOP per SM per clock, dense, for compute capability major.minor; absent when unknown.
 std::optional<double> flops_per_sm_per_clock(int major, int minor, const std::string& precision);
+
+// The SM clock at which NVIDIA's datasheet states the dense tf32/fp16/bf16 tensor throughput of the
+// GPU named name (for example 1830 MHz for H100 and H200 SXM: 989 TFLOP/s bf16 = 4096 x 132 SMs x
+// 1.83 GHz), with a description of that figure; absent for GPUs whose datasheet uses the highest clock.
+std::optional<PeakClock> sustained_tensor_clock(const std::string& name, int major, int minor);
 
 nlohmann::json peak_json(const Peak& peak);
 

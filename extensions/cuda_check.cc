@@ -4,20 +4,21 @@
 
 namespace gbx {
 
-std::string describe_cuda_error(cudaError_t code, const char* call, const char* file, int line) {
-  return std::string(file) + ":" + std::to_string(line) + ": " + call + " failed: " + cudaGetErrorName(code) + ": " +
-         cudaGetErrorString(code);
+void throw_cuda_failure(const std::string& status_text, int status, const char* call, const char* file, int line) {
+  static_cast<void>(cudaGetLastError());
+  throw CudaError(std::string(file) + ":" + std::to_string(line) + ": " + call + " failed: " + status_text, status);
 }
 
-CudaError::CudaError(cudaError_t code, const char* call, const char* file, int line)
-    : std::runtime_error(describe_cuda_error(code, call, file, line)), code_(code) {}
+void throw_cuda_failure(cudaError_t status, const char* call, const char* file, int line) {
+  throw_cuda_failure(std::string(cudaGetErrorName(status)) + ": " + cudaGetErrorString(status),
+                     static_cast<int>(status), call, file, line);
+}
 
-void report_cuda_error(cudaError_t code, const char* call, const char* file, int line) noexcept {
-  try {
-    std::fprintf(stderr, "gbx: %s\n", describe_cuda_error(code, call, file, line).c_str());
-  } catch (...) {
-    std::fprintf(stderr, "gbx: CUDA call failed at %s:%d\n", file, line);
-  }
+void report_cuda_failure(cudaError_t status, const char* call, const char* file, int line) noexcept {
+  // No allocation here: this runs in destructors.
+  std::fprintf(stderr, "gbx: %s:%d: %s failed: %s: %s\n", file, line, call, cudaGetErrorName(status),
+               cudaGetErrorString(status));
+  static_cast<void>(cudaGetLastError());
 }
 
 }  // namespace gbx

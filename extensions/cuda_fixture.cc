@@ -39,7 +39,8 @@ void CudaFixture::release() noexcept {
 void CudaFixture::copy(void* to, const void* from, std::size_t bytes, std::size_t to_count, std::size_t from_count,
                        cudaMemcpyKind kind) {
   if (to_count != from_count) throw std::invalid_argument("copy between spans of different sizes");
-  GBX_CUDA_CHECK(cudaMemcpy(to, from, bytes, kind));
+  GBX_CUDA_CHECK(cudaMemcpyAsync(to, from, bytes, kind, stream_));
+  GBX_CUDA_CHECK(cudaStreamSynchronize(stream_));
 }
 
 void CudaFixture::poison_device(Span<float> values) {

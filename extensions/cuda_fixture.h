@@ -42,19 +42,22 @@ class CudaFixture : public FixtureBase {
   void declare_workspace_bytes(std::size_t bytes) { device_bytes_ += bytes; }
   // Fills device floats with NaN (all bits set), enqueued on the benchmark's stream.
   void poison_device(Span<float> values);
-  // Copies between host and device spans of equal size.
+  // Copies between host and device spans of equal size on the benchmark's stream, then waits for
+  // it. The stream is non-blocking, so a plain cudaMemcpy (on the legacy stream) would not be
+  // ordered with its kernels, and from pageable memory it may return before the data has reached
+  // the device: a kernel (the fp16 and bf16 conversions) could then read the data half-copied.
   template <class T>
-  static void upload(Span<T> host, Span<T> device) {
+  void upload(Span<T> host, Span<T> device) {
     copy(device.data, host.data, host.bytes(), device.size, host.size, cudaMemcpyHostToDevice);
   }
   template <class T>
-  static void download(Span<T> device, Span<T> host) {
+  void download(Span<T> device, Span<T> host) {
     copy(host.data, device.data, device.bytes(), host.size, device.size, cudaMemcpyDeviceToHost);
   }
   std::size_t device_bytes() const { return device_bytes_; }
 
-  static void copy(void* to, const void* from, std::size_t bytes, std::size_t to_count, std::size_t from_count,
-                   cudaMemcpyKind kind);
+  void copy(void* to, const void* from, std::size_t bytes, std::size_t to_count, std::size_t from_count,
+            cudaMemcpyKind kind);
 
   const char* region() const override;
   void acquire() override;

@@ -2,6 +2,7 @@
 
 #include <cuda_runtime_api.h>
 
+#include <algorithm>
 #include <cstddef>
 #include <utility>
 #include <vector>
@@ -36,12 +37,17 @@ class DeviceArray {
   std::size_t size() const { return count_; }
   std::size_t bytes() const { return count_ * sizeof(T); }
 
-  void copy_from(const std::vector<T>& host) {
-    GBX_CUDA_CHECK(cudaMemcpy(data_, host.data(), std::min(host.size(), count_) * sizeof(T), cudaMemcpyHostToDevice));
+  // On stream, then waits for it: with a non-blocking stream (as the fixtures use) a plain cudaMemcpy
+  // on the legacy stream would not be ordered with the stream's kernels.
+  void copy_from(const std::vector<T>& host, cudaStream_t stream) {
+    GBX_CUDA_CHECK(
+        cudaMemcpyAsync(data_, host.data(), std::min(host.size(), count_) * sizeof(T), cudaMemcpyHostToDevice, stream));
+    GBX_CUDA_CHECK(cudaStreamSynchronize(stream));
   }
-  std::vector<T> to_host() const {
+  std::vector<T> to_host(cudaStream_t stream) const {
     std::vector<T> host(count_);
-    GBX_CUDA_CHECK(cudaMemcpy(host.data(), data_, bytes(), cudaMemcpyDeviceToHost));
+    GBX_CUDA_CHECK(cudaMemcpyAsync(host.data(), data_, bytes(), cudaMemcpyDeviceToHost, stream));
+    GBX_CUDA_CHECK(cudaStreamSynchronize(stream));
     return host;
   }
 

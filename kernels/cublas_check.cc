@@ -1,23 +1,19 @@
 #include "kernels/cublas_check.h"
 
 #include <cstdio>
+#include <string>
 
-namespace gbx::kernels {
+namespace gbx {
 
-std::string describe_cublas_error(cublasStatus_t status, const char* call, const char* file, int line) {
-  return std::string(file) + ":" + std::to_string(line) + ": " + call + " failed: " + cublasGetStatusName(status) +
-         ": " + cublasGetStatusString(status);
+void throw_cuda_failure(cublasStatus_t status, const char* call, const char* file, int line) {
+  throw_cuda_failure(std::string(cublasGetStatusName(status)) + ": " + cublasGetStatusString(status),
+                     static_cast<int>(status), call, file, line);
 }
 
-CublasError::CublasError(cublasStatus_t status, const char* call, const char* file, int line)
-    : std::runtime_error(describe_cublas_error(status, call, file, line)), status_(status) {}
-
-void report_cublas_error(cublasStatus_t status, const char* call, const char* file, int line) noexcept {
-  try {
-    std::fprintf(stderr, "gbx: %s\n", describe_cublas_error(status, call, file, line).c_str());
-  } catch (...) {
-    std::fprintf(stderr, "gbx: cuBLAS call failed at %s:%d\n", file, line);
-  }
+void report_cuda_failure(cublasStatus_t status, const char* call, const char* file, int line) noexcept {
+  std::fprintf(stderr, "gbx: %s:%d: %s failed: %s: %s\n", file, line, call, cublasGetStatusName(status),
+               cublasGetStatusString(status));
+  static_cast<void>(cudaGetLastError());
 }
 
-}  // namespace gbx::kernels
+}  // namespace gbx

@@ -8,12 +8,12 @@
 namespace gbx::kernels {
 
 CublasHandle::CublasHandle(cudaStream_t stream, void* workspace, std::size_t workspace_bytes) : stream_(stream) {
-  GBX_CUBLAS_CHECK(cublasCreate(&handle_));
+  GBX_CUDA_CHECK(cublasCreate(&handle_));
   try {
     // The stream first: cublasSetStream discards a workspace set before it.
-    GBX_CUBLAS_CHECK(cublasSetStream(handle_, stream));
+    GBX_CUDA_CHECK(cublasSetStream(handle_, stream));
     if (workspace != nullptr) {
-      GBX_CUBLAS_CHECK(cublasSetWorkspace(handle_, workspace, workspace_bytes));
+      GBX_CUDA_CHECK(cublasSetWorkspace(handle_, workspace, workspace_bytes));
       workspace_bytes_ = workspace_bytes;
     }
   } catch (...) {
@@ -40,7 +40,7 @@ CublasHandle& CublasHandle::operator=(CublasHandle&& other) noexcept {
 }
 
 void CublasHandle::reset() noexcept {
-  if (handle_ != nullptr) GBX_CUBLAS_CHECK_NOTHROW(cublasDestroy(handle_));
+  if (handle_ != nullptr) GBX_CUDA_CHECK_NOTHROW(cublasDestroy(handle_));
   handle_ = nullptr;
   stream_ = nullptr;
   workspace_bytes_ = 0;
@@ -66,7 +66,7 @@ void gemm_ex(const CublasHandle& handle, const void* A, const void* B, cudaDataT
   if (!settle_edges(handle, C, m, n, k)) return;
   const float one = 1.0f;
   const float zero = 0.0f;
-  GBX_CUBLAS_CHECK(cublasGemmEx(handle.get(), CUBLAS_OP_N, CUBLAS_OP_N, n, m, k, &one, B, input_type, n, A, input_type,
+  GBX_CUDA_CHECK(cublasGemmEx(handle.get(), CUBLAS_OP_N, CUBLAS_OP_N, n, m, k, &one, B, input_type, n, A, input_type,
                                 k, &zero, C, CUDA_R_32F, n, compute_type, CUBLAS_GEMM_DEFAULT));
 }
 
@@ -76,7 +76,7 @@ void launch_cublas_sgemm(const CublasHandle& handle, const float* A, const float
   if (!settle_edges(handle, C, m, n, k)) return;
   const float one = 1.0f;
   const float zero = 0.0f;
-  GBX_CUBLAS_CHECK(cublasSgemm(handle.get(), CUBLAS_OP_N, CUBLAS_OP_N, n, m, k, &one, B, n, A, k, &zero, C, n));
+  GBX_CUDA_CHECK(cublasSgemm(handle.get(), CUBLAS_OP_N, CUBLAS_OP_N, n, m, k, &one, B, n, A, k, &zero, C, n));
 }
 
 void launch_cublas_tf32(const CublasHandle& handle, const float* A, const float* B, float* C, int m, int n, int k) {

@@ -14,7 +14,7 @@ __device__ std::uint64_t global_timer_ns() {
 
 __global__ void spin_for_kernel(std::uint64_t nanoseconds) {
   const std::uint64_t start = global_timer_ns();
-  while (global_timer_ns() - start < nanoseconds) __nanosleep(1000);
+  while (global_timer_ns() - start < nanoseconds) __nanosleep(static_cast<unsigned>(kSpinStepNanoseconds));
 }
 
 __global__ void read_all_kernel(const float* __restrict__ data, std::size_t count, float* out) {

@@ -15,8 +15,10 @@
 #include "extensions/cuda_check.h"
 #include "extensions/cuda_device.h"
 #include "extensions/device_array.h"
+#include "kernels/cublas_check.h"
 #include "kernels/gemm.h"
 #include "kernels/gemm_cublas.h"
+#include "kernels/grid.h"
 #include "kernels/reduce.h"
 #include "kernels/reduce_cuda.h"
 #include "tests/kernels/kernel_test_support.h"
@@ -26,37 +28,60 @@ namespace {
 using gbx::DeviceArray;
 using kernel_tests::relative_l2_error;
 
-// The address goes through a volatile, so that the compiler keeps the reference and the linker
-// has to find the definition in libgbx_kernels.a.
-template <class Function>
-void expect_resolved(Function* function, const char* name) {
-  Function* volatile kept = function;
-  EXPECT_NE(kept, nullptr) << name;
+// --- the check family, the same for the runtime and cuBLAS: no device needed --------------------
+
+template <class Status>
+std::string failure_message(Status status) {
+  try {
+    GBX_CUDA_CHECK(status);
+  } catch (const gbx::CudaError& error) {
+    EXPECT_EQ(error.status(), static_cast<int>(status));
+    return error.what();
+  }
+  ADD_FAILURE() << "no gbx::CudaError thrown";
+  return "";
 }
 
-TEST(CudaKernelsLinked, EveryLauncherResolves) {
-  expect_resolved(&gbx::kernels::launch_gemm_naive, "launch_gemm_naive");
-  expect_resolved(&gbx::kernels::launch_gemm_tiled, "launch_gemm_tiled");
-  expect_resolved(&gbx::kernels::launch_gemm_register_blocked, "launch_gemm_register_blocked");
-  expect_resolved(&gbx::kernels::launch_cublas_sgemm, "launch_cublas_sgemm");
-  expect_resolved(&gbx::kernels::launch_cublas_tf32, "launch_cublas_tf32");
-  expect_resolved(&gbx::kernels::launch_cublas_gemm_ex_fp16, "launch_cublas_gemm_ex_fp16");
-  expect_resolved(&gbx::kernels::launch_cublas_gemm_ex_bf16, "launch_cublas_gemm_ex_bf16");
-  expect_resolved(&gbx::kernels::launch_convert_to_half, "launch_convert_to_half");
-  expect_resolved(&gbx::kernels::launch_convert_to_bf16, "launch_convert_to_bf16");
-  expect_resolved(&gbx::kernels::launch_reduce_atomic, "launch_reduce_atomic");
-  expect_resolved(&gbx::kernels::launch_reduce_warp_shuffle, "launch_reduce_warp_shuffle");
-  expect_resolved(&gbx::kernels::launch_reduce_cub, "launch_reduce_cub");
-  expect_resolved(&gbx::kernels::reduce_cub_temp_bytes, "reduce_cub_temp_bytes");
+TEST(CudaCheck, RuntimeAndCublasFailuresAreOneExceptionNamingCallPlaceAndStatus) {
+  const std::string runtime = failure_message(cudaErrorInvalidValue);
+  EXPECT_NE(runtime.find("cuda_gtest.cc:"), std::string::npos) << runtime;
+  EXPECT_NE(runtime.find("status failed: cudaErrorInvalidValue: "), std::string::npos) << runtime;
+  const std::string cublas = failure_message(CUBLAS_STATUS_NOT_INITIALIZED);
+  EXPECT_NE(cublas.find("status failed: CUBLAS_STATUS_NOT_INITIALIZED: "), std::string::npos) << cublas;
+  EXPECT_NO_THROW(GBX_CUDA_CHECK(cudaSuccess));
+  EXPECT_NO_THROW(GBX_CUDA_CHECK(CUBLAS_STATUS_SUCCESS));
 }
 
-// A stream for each test on a usable device; a skip, with the runtime's reason, without one.
+// Without a usable device every launcher must report the runtime's failure as a gbx::CudaError (with
+// a device, the tests below run them for real). A launcher that did not check its launch, or one
+// that was not linked in at all, fails here.
+TEST(CudaKernelsWithoutDevice, EveryLauncherReportsTheRuntimesFailure) {
+  if (gbx::cuda_unavailable_reason().empty()) GTEST_SKIP() << "a device is usable: CudaKernels.* run the launchers";
+  float* none = nullptr;
+  const std::vector<std::pair<std::string, std::function<void()>>> launches = {
+      {"gemm_naive", [&] { gbx::kernels::launch_gemm_naive(none, none, none, 8, 8, 8, nullptr); }},
+      {"gemm_tiled", [&] { gbx::kernels::launch_gemm_tiled(none, none, none, 8, 8, 8, nullptr); }},
+      {"gemm_register_blocked",
+       [&] { gbx::kernels::launch_gemm_register_blocked(none, none, none, 8, 8, 8, nullptr); }},
+      {"convert_to_half", [&] { gbx::kernels::launch_convert_to_half(nullptr, none, 8, nullptr); }},
+      {"convert_to_bf16", [&] { gbx::kernels::launch_convert_to_bf16(nullptr, none, 8, nullptr); }},
+      {"reduce_atomic", [&] { gbx::kernels::launch_reduce_atomic(none, 1000, none, nullptr); }},
+      {"reduce_warp_shuffle", [&] { gbx::kernels::launch_reduce_warp_shuffle(none, 1000, none, nullptr); }},
+      {"reduce_cub_temp_bytes", [&] { gbx::kernels::reduce_cub_temp_bytes(1000); }},
+      {"cublas_handle", [&] { gbx::kernels::CublasHandle handle(nullptr); }},
+  };
+  for (const auto& [name, launch] : launches) EXPECT_THROW(launch(), gbx::CudaError) << name;
+}
+
+// A stream for each test on a usable device; a skip, with the runtime's reason, without one. A
+// non-blocking stream, as the fixtures use (extensions/cuda_fixture.cc): the legacy default stream
+// does not wait for it, so every copy and memset goes on it too.
 class CudaKernels : public ::testing::Test {
  protected:
   void SetUp() override {
     const std::string reason = gbx::cuda_unavailable_reason();
     if (!reason.empty()) GTEST_SKIP() << reason;
-    GBX_CUDA_CHECK(cudaStreamCreate(&stream_));
+    GBX_CUDA_CHECK(cudaStreamCreateWithFlags(&stream_, cudaStreamNonBlocking));
   }
   void TearDown() override {
     if (stream_ != nullptr) GBX_CUDA_CHECK_NOTHROW(cudaStreamDestroy(stream_));
@@ -105,8 +130,10 @@ constexpr double kBf16Tolerance = 8 * 0x1p-8;
 // Inputs and outputs of one product on the device, with the CPU reference. pad shifts A, B and C
 // by that many floats from their allocations, which are 256-byte aligned.
 struct DeviceProduct {
-  DeviceProduct(const Shape& dimensions, std::vector<float> a, std::vector<float> b, std::size_t pad = 0)
+  DeviceProduct(const Shape& dimensions, std::vector<float> a, std::vector<float> b, cudaStream_t on,
+                std::size_t pad = 0)
       : shape(dimensions),
+        stream(on),
         A_host(std::move(a)),
         B_host(std::move(b)),
         reference(elements(shape.m, shape.n)),
@@ -119,19 +146,22 @@ struct DeviceProduct {
     gbx::kernels::gemm_reference(A_host.data(), B_host.data(), reference.data(), shape.m, shape.n, shape.k);
     // k = 0 leaves A and B empty, with no device memory to copy to.
     if (shape.k > 0) {
-      GBX_CUDA_CHECK(cudaMemcpy(A, A_host.data(), A_host.size() * sizeof(float), cudaMemcpyHostToDevice));
-      GBX_CUDA_CHECK(cudaMemcpy(B, B_host.data(), B_host.size() * sizeof(float), cudaMemcpyHostToDevice));
+      GBX_CUDA_CHECK(cudaMemcpyAsync(A, A_host.data(), A_host.size() * sizeof(float), cudaMemcpyHostToDevice, stream));
+      GBX_CUDA_CHECK(cudaMemcpyAsync(B, B_host.data(), B_host.size() * sizeof(float), cudaMemcpyHostToDevice, stream));
+      GBX_CUDA_CHECK(cudaStreamSynchronize(stream));
     }
   }
   // All bits set: a NaN in every element that a launcher fails to write.
-  void poison_C() const { GBX_CUDA_CHECK(cudaMemset(C, 0xff, reference.size() * sizeof(float))); }
+  void poison_C() const { GBX_CUDA_CHECK(cudaMemsetAsync(C, 0xff, reference.size() * sizeof(float), stream)); }
   std::vector<float> C_host() const {
     std::vector<float> values(reference.size());
-    GBX_CUDA_CHECK(cudaMemcpy(values.data(), C, values.size() * sizeof(float), cudaMemcpyDeviceToHost));
+    GBX_CUDA_CHECK(cudaMemcpyAsync(values.data(), C, values.size() * sizeof(float), cudaMemcpyDeviceToHost, stream));
+    GBX_CUDA_CHECK(cudaStreamSynchronize(stream));
     return values;
   }
 
   Shape shape;
+  cudaStream_t stream;
   std::vector<float> A_host;
   std::vector<float> B_host;
   std::vector<double> reference;
@@ -143,9 +173,9 @@ struct DeviceProduct {
   float* C;
 };
 
-DeviceProduct random_product(const Shape& shape, std::uint32_t seed, std::size_t pad = 0) {
+DeviceProduct random_product(const Shape& shape, std::uint32_t seed, cudaStream_t stream, std::size_t pad = 0) {
   return DeviceProduct(shape, kernel_tests::random_floats(elements(shape.m, shape.k), seed),
-                       kernel_tests::random_floats(elements(shape.k, shape.n), seed + 1), pad);
+                       kernel_tests::random_floats(elements(shape.k, shape.n), seed + 1), stream, pad);
 }
 
 using Fp32Launcher = void (*)(const float*, const float*, float*, int, int, int, cudaStream_t);
@@ -168,7 +198,7 @@ std::size_t mismatches(const std::vector<float>& values, const std::vector<doubl
 TEST_F(CudaKernels, OwnGemmsWithinFp32Tolerance) {
   std::uint32_t seed = 1;
   for (const Shape& shape : kShapes) {
-    const DeviceProduct product = random_product(shape, seed += 2);
+    const DeviceProduct product = random_product(shape, seed += 2, stream_);
     for (const OwnFp32Variant& variant : kOwnFp32Variants) {
       SCOPED_TRACE(std::string(variant.name) + " " + describe(shape));
       product.poison_C();
@@ -186,7 +216,7 @@ TEST_F(CudaKernels, OwnGemmsExactOnSmallIntegers) {
   for (const Shape& shape : kShapes) {
     seed += 2;
     const DeviceProduct product(shape, kernel_tests::random_small_integers(elements(shape.m, shape.k), seed, 4),
-                                kernel_tests::random_small_integers(elements(shape.k, shape.n), seed + 1, 4));
+                                kernel_tests::random_small_integers(elements(shape.k, shape.n), seed + 1, 4), stream_);
     for (const OwnFp32Variant& variant : kOwnFp32Variants) {
       SCOPED_TRACE(std::string(variant.name) + " " + describe(shape));
       product.poison_C();
@@ -201,7 +231,7 @@ TEST_F(CudaKernels, OwnGemmsExactOnSmallIntegers) {
 // register-blocked kernel must fall back to element-wise loads and stores rather than fault.
 TEST_F(CudaKernels, RegisterBlockedWithMisalignedPointers) {
   const Shape shape{130, 260, 36};
-  const DeviceProduct product = random_product(shape, 70, 1);
+  const DeviceProduct product = random_product(shape, 70, stream_, 1);
   product.poison_C();
   gbx::kernels::launch_gemm_register_blocked(product.A, product.B, product.C, shape.m, shape.n, shape.k, stream_);
   synchronise();
@@ -211,7 +241,7 @@ TEST_F(CudaKernels, RegisterBlockedWithMisalignedPointers) {
 // k = 0: every element of C is an empty sum, so every variant must write zeros.
 TEST_F(CudaKernels, EmptyInnerDimensionGivesZeros) {
   const Shape shape{5, 7, 0};
-  const DeviceProduct product(shape, {}, {});
+  const DeviceProduct product(shape, {}, {}, stream_);
   const gbx::kernels::CublasHandle handle(stream_);
   const std::vector<std::pair<std::string, std::function<void()>>> launches = {
       {"naive", [&] { gbx::kernels::launch_gemm_naive(nullptr, nullptr, product.C, 5, 7, 0, stream_); }},
@@ -251,7 +281,7 @@ TEST_F(CudaKernels, CublasFp32WithinTolerance) {
   const gbx::kernels::CublasHandle handle(stream_, workspace.data(), workspace.bytes());
   std::uint32_t seed = 100;
   for (const Shape& shape : kShapes) {
-    const DeviceProduct product = random_product(shape, seed += 2);
+    const DeviceProduct product = random_product(shape, seed += 2, stream_);
     {
       SCOPED_TRACE("cublas_sgemm " + describe(shape));
       product.poison_C();
@@ -276,7 +306,7 @@ TEST_F(CudaKernels, CublasReducedPrecisionWithinTolerance) {
   const gbx::kernels::CublasHandle handle(stream_, workspace.data(), workspace.bytes());
   std::uint32_t seed = 200;
   for (const Shape& shape : kShapes) {
-    const DeviceProduct product = random_product(shape, seed += 2);
+    const DeviceProduct product = random_product(shape, seed += 2, stream_);
     const std::size_t a_count = product.A_host.size();
     const std::size_t b_count = product.B_host.size();
     {
@@ -312,7 +342,7 @@ const std::size_t kLengths[] = {0, 1, 1000, 4097, (std::size_t(1) << 20) + 3};
 class DeviceSum {
  public:
   DeviceSum(const std::vector<float>& x, cudaStream_t stream) : n_(x.size()), x_(x.size()), sum_(1), stream_(stream) {
-    if (n_ > 0) x_.copy_from(x);
+    if (n_ > 0) x_.copy_from(x, stream_);
   }
   float atomic() const {
     return run([&] { gbx::kernels::launch_reduce_atomic(x_.data(), n_, sum_.data(), stream_); });
@@ -329,10 +359,9 @@ class DeviceSum {
  private:
   template <class Launch>
   float run(Launch launch) const {
-    GBX_CUDA_CHECK(cudaMemset(sum_.data(), 0xff, sizeof(float)));  // a NaN unless the launcher writes
+    GBX_CUDA_CHECK(cudaMemsetAsync(sum_.data(), 0xff, sizeof(float), stream_));  // a NaN unless the launcher writes
     launch();
-    GBX_CUDA_CHECK(cudaStreamSynchronize(stream_));
-    return sum_.to_host()[0];
+    return sum_.to_host(stream_)[0];
   }
 
   std::size_t n_;
@@ -370,6 +399,30 @@ TEST_F(CudaKernels, SumsExactOnSmallIntegers) {
     EXPECT_EQ(double(sum.warp_shuffle()), exact) << "warp_shuffle";
     EXPECT_EQ(double(sum.cub()), exact) << "cub";
   }
+}
+
+// --- the check family and the grid on a device ---------------------------------------------------
+
+// A failed call leaves its error as the runtime's last error too; GBX_CUDA_CHECK clears it, so the
+// next benchmark's launch check (cudaGetLastError() after <<<...>>>) does not fail on it.
+TEST_F(CudaKernels, AFailedCallLeavesNoErrorForTheNextLaunchCheck) {
+  void* never = nullptr;
+  EXPECT_THROW(GBX_CUDA_CHECK(cudaMalloc(&never, std::size_t(1) << 62)), gbx::CudaError);
+  EXPECT_EQ(cudaPeekAtLastError(), cudaSuccess) << cudaGetErrorName(cudaPeekAtLastError());
+  const DeviceSum sum(std::vector<float>(1000, 1.0f), stream_);
+  EXPECT_EQ(sum.atomic(), 1000.0f);
+}
+
+TEST_F(CudaKernels, GridStrideBlocksCoverTheWorkUpToWavesOfTheSms) {
+  int device = 0;
+  int sms = 0;
+  GBX_CUDA_CHECK(cudaGetDevice(&device));
+  GBX_CUDA_CHECK(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device));
+  EXPECT_EQ(gbx::kernels::grid_stride_blocks(1, 256, 4), 1u);
+  EXPECT_EQ(gbx::kernels::grid_stride_blocks(257, 256, 4), 2u);
+  // Twice, so that the second answer comes from the cache.
+  for (int i = 0; i < 2; ++i)
+    EXPECT_EQ(gbx::kernels::grid_stride_blocks(std::size_t(1) << 30, 256, 4), 4u * unsigned(sms));
 }
 
 }  // namespace

@@ -1,7 +1,7 @@
 """Validates gbx records against docs/gbx-record.schema.json and rejects NaN or Infinity anywhere.
 
 Usage: validate_record.py SCHEMA RECORD... ; exits 1 naming the first record and fault found.
-Runs under Debian's /usr/bin/python3 with python3-jsonschema (scripts/lib.sh installs it).
+Needs jsonschema (Debian's python3-jsonschema, which scripts/lib.sh installs); schema_test.sh skips without it.
 """
 import json
 import sys

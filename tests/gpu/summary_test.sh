@@ -1,0 +1,44 @@
+#!/usr/bin/env bash
+# scripts/gpu-summary on hand-made records: the row of a benchmark that ran (median, interval,
+# accuracy, fraction of peak at its clock), and its verdicts: exit 0 when every benchmark ran and
+# passed, 1 when one did not run or failed its check (a skip passes with --no-device), 2 when the
+# record cannot be read.
+set -u
+summary=$1
+dir=$(mktemp -d)
+trap 'rm -rf "$dir"' EXIT
+fail() { echo "FAIL: $*"; exit 1; }
+
+python3 - "$dir" <<'PY'
+import json, sys
+d = sys.argv[1]
+ran = {"name": "gemm/cublas_bf16/m:4096/n:4096/k:4096/iterations:1/manual_time", "run_type": "iteration",
+       "gbx": {"skipped": False, "precision": "bf16",
+               "stats": {"median": 2.5e-4, "median_ci": {"lower": 2.4e-4, "upper": 2.6e-4, "level": 0.95}},
+               "accuracy": {"passed": True, "rel_l2_error": 1.5e-3, "tolerance": 3.1e-2},
+               "throughput": {"fraction_of_peak_flops": 0.5556, "fraction_of_peak_bandwidth": 0.01}}}
+skipped = {"name": "reduce/cub/n:4096/iterations:1/manual_time", "run_type": "iteration", "error_occurred": True,
+           "error_message": "skipped: no usable CUDA device", "gbx": {"skipped": True}}
+wrong = json.loads(json.dumps(ran))
+wrong["gbx"]["accuracy"]["passed"] = False
+env = {"environment": {"peaks": {"gpu": {"method": "m", "clocks": {"bf16": {"hz": 1.83e9, "source": "s"}}}},
+                       "gpus": [{"name": "NVIDIA H200", "compute_capability": "9.0", "sm_count": 132}],
+                       "cuda": {"runtime_version": "13.0", "driver_version": "13.0"}}, "run_id": "r"}
+for name, benchmarks in (("good", [ran]), ("skip", [ran, skipped]), ("wrong", [ran, wrong])):
+    json.dump({"benchmarks": benchmarks, "gbx": env}, open(f"{d}/{name}.json", "w"))
+open(f"{d}/nan.json", "w").write('{"benchmarks": [], "x": NaN}')
+PY
+
+python3 "$summary" "$dir/good.json" "$dir/good.md" >/dev/null || fail "a clean record did not pass"
+row='| `gemm/cublas_bf16/m:4096/n:4096/k:4096` | 250 us | [240 us, 260 us] | passed 1.50e-03 (tolerance 3.10e-02) | 55.6% of bf16 FLOP/s at 1830 MHz |'
+grep -qF -- "$row" "$dir/good.md" || { cat "$dir/good.md"; fail "the row is not $row"; }
+grep -qF 'NVIDIA H200 (sm_90, 132 SMs)' "$dir/good.md" || fail "the device is not named"
+
+python3 "$summary" "$dir/skip.json" "$dir/skip.md" >/dev/null && fail "a skipped benchmark passed on a device"
+grep -qF -- '- not run: `reduce/cub/n:4096`: skipped: no usable CUDA device' "$dir/skip.md" || fail "the skip is not listed"
+python3 "$summary" "$dir/skip.json" "$dir/skip.md" --no-device >/dev/null || fail "a skip failed --no-device"
+python3 "$summary" "$dir/wrong.json" "$dir/wrong.md" --no-device >/dev/null && fail "a failed accuracy check passed"
+grep -qF '**FAILED**' "$dir/wrong.md" || fail "the failed check is not marked"
+python3 "$summary" "$dir/nan.json" "$dir/nan.md" >/dev/null 2>&1
+[[ $? == 2 ]] || fail "a record with NaN did not exit 2"
+echo PASS
