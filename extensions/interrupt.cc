@@ -7,12 +7,17 @@ namespace gbx {
 namespace {
 
 volatile std::sig_atomic_t requested_signal = 0;
+void (*cleanup_on_second_signal)() = nullptr;
 
 extern "C" void on_interrupt(int signal) {
-  requested_signal = signal;
-  // Restore the default action so that a second signal is not ignored.
-  std::signal(SIGINT, SIG_DFL);
-  std::signal(SIGTERM, SIG_DFL);
+  if (requested_signal == 0) {
+    requested_signal = signal;
+    return;
+  }
+  // A second signal ends the process at once, as its default action would, after the cleanup.
+  if (cleanup_on_second_signal != nullptr) cleanup_on_second_signal();
+  std::signal(signal, SIG_DFL);
+  std::raise(signal);
 }
 
 }  // namespace
@@ -21,6 +26,8 @@ void install_interrupt_handlers() {
   std::signal(SIGINT, on_interrupt);
   std::signal(SIGTERM, on_interrupt);
 }
+
+void set_interrupt_cleanup(void (*cleanup)()) { cleanup_on_second_signal = cleanup; }
 
 bool interrupt_requested() { return requested_signal != 0; }
 

@@ -8,6 +8,8 @@ namespace gbx {
 // dropped, later ones are not started, and the driver still writes what had finished. A second
 // signal ends the process at once.
 void install_interrupt_handlers();
+// Runs cleanup (which must be async-signal-safe) before a second signal ends the process.
+void set_interrupt_cleanup(void (*cleanup)());
 bool interrupt_requested();
 // The signal that asked, or 0.
 int interrupt_signal();

@@ -5,6 +5,7 @@
 #include <unistd.h>
 
 #include <cerrno>
+#include <csignal>
 #include <cstring>
 #include <stdexcept>
 #include <vector>
@@ -21,6 +22,17 @@ std::string directory_of(const std::string& path) {
 
 [[noreturn]] void fail(const std::string& what, const std::string& path) {
   throw std::runtime_error("cannot " + what + " '" + path + "': " + std::strerror(errno));
+}
+
+// The temporary file being written, for remove_temporary_file_now(); set only while it exists.
+char temporary_in_progress[4096];
+volatile std::sig_atomic_t temporary_exists = 0;
+
+void note_temporary(const std::string& temporary) {
+  if (temporary.size() >= sizeof temporary_in_progress) return;
+  temporary.copy(temporary_in_progress, temporary.size());
+  temporary_in_progress[temporary.size()] = '\0';
+  temporary_exists = 1;
 }
 
 // A temporary file beside path: the rename stays on one file system and so stays atomic.
@@ -40,6 +52,11 @@ int open_temporary(const std::string& path, std::string& temporary) {
 void write_file_atomically(const std::string& path, const std::string& content) {
   std::string temporary;
   const int fd = open_temporary(path, temporary);
+  note_temporary(temporary);
+  // Cleared on every way out: the rename consumed the file, or it was unlinked.
+  struct Forget {
+    ~Forget() { temporary_exists = 0; }
+  } forget;
   std::size_t written = 0;
   while (written < content.size()) {
     const ssize_t n = ::write(fd, content.data() + written, content.size() - written);
@@ -61,6 +78,10 @@ void write_file_atomically(const std::string& path, const std::string& content) 
     ::unlink(temporary.c_str());
     fail("rename a file to", path);
   }
+}
+
+void remove_temporary_file_now() noexcept {
+  if (temporary_exists != 0) ::unlink(temporary_in_progress);
 }
 
 void check_writable(const std::string& path) {

@@ -38,9 +38,10 @@ SealCheck check_seal(const nlohmann::json& record) {
   SealCheck check;
   if (!record.is_object() || !record.contains("gbx") || !record["gbx"].is_object()) return check;
   const auto& gbx = record["gbx"];
+  // A wrong-typed field reads as no seal (verify: exit 2), never as nlohmann's type_error.
   if (!gbx.contains("checksum") || !gbx["checksum"].is_object()) return check;
   const auto& checksum = gbx["checksum"];
-  if (checksum.value("algorithm", "") != "sha256" || !checksum.contains("value") || !checksum["value"].is_string()) {
+  if (!checksum.contains("algorithm") || checksum["algorithm"] != "sha256" || !checksum.contains("value") || !checksum["value"].is_string()) {
     return check;
   }
   check.recorded = checksum["value"].get<std::string>();

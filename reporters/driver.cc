@@ -5,6 +5,7 @@
 #include <unistd.h>
 
 #include <cerrno>
+#include <csignal>
 #include <cstring>
 #include <iostream>
 #include <memory>
@@ -19,6 +20,7 @@
 #include "environment/environment.h"
 #include "reporters/gbx_reporter.h"
 #include "record/json_record.h"
+#include "record/utf8.h"
 #include "reporters/pareto.h"
 #include "environment/peaks.h"
 #include "reporters/process_child.h"
@@ -78,6 +80,12 @@ OutputFlags split_output_flags(const std::vector<std::string>& args) {
     if (take_bool(arg, "benchmark_display_aggregates_only", flags.display_aggregates_only)) continue;
     if (take_bool(arg, "benchmark_report_aggregates_only", flags.report_aggregates_only)) continue;
     if (take_value(arg, "benchmark_format", value)) flags.format = value;
+    // Google Benchmark aborts with std::length_error on a negative count.
+    if (take_value(arg, "benchmark_repetitions", value) &&
+        (value.empty() || value.find_first_not_of("0123456789") != std::string::npos || value.size() > 9 ||
+         std::stol(value) < 1)) {
+      throw FlagError("invalid value '" + value + "' for --benchmark_repetitions: expected a positive integer");
+    }
     if (arg == "--benchmark_list_tests" || (take_value(arg, "benchmark_list_tests", value) && value != "false")) {
       flags.list_tests = true;
     }
@@ -136,6 +144,12 @@ int refuse(const std::string& message) {
 }  // namespace
 
 int run_main(int argc, char** argv) {
+  // First thing, so that no signal before the run starts can lose it: SIGINT and SIGTERM ask for a
+  // record of what finished, a second one removes the record's temporary file on its way out, and a
+  // closed stdout (| head) must not kill the process before the record is written.
+  install_interrupt_handlers();
+  set_interrupt_cleanup(remove_temporary_file_now);
+  std::signal(SIGPIPE, SIG_IGN);
   const std::vector<std::string> command(argv, argv + argc);
   CommandLine line;
   try {
@@ -212,7 +226,6 @@ int run_main(int argc, char** argv) {
   if (progress) {
     reporter.set_on_finished([&progress](const std::string& name, bool failed) { progress->finished(name, failed); });
   }
-  install_interrupt_handlers();
   benchmark::RunSpecifiedBenchmarks(&reporter);
   if (progress) progress->close();
   benchmark::Shutdown();
@@ -229,6 +242,16 @@ int run_main(int argc, char** argv) {
     const std::vector<ParetoGroup> pareto = pareto_from_record(sealed);
     sealed["gbx"]["pareto"] = pareto_json(pareto);
     if (output.format == "console") print_pareto(std::cout, pareto);
+    // argv and the environment may hold any bytes; JSON holds UTF-8 only.
+    const std::vector<std::string> replaced = replace_invalid_utf8(sealed);
+    if (!replaced.empty()) {
+      sealed["gbx"]["invalid_utf8_replaced"] = replaced;
+      std::cerr << "gbx: invalid UTF-8 replaced by U+FFFD in " << replaced.size()
+                << " string(s) of the record; gbx.invalid_utf8_replaced lists where\n";
+    }
+    // A signal while the record was built: nothing was lost, but the run did not end as asked.
+    header.interrupted = header.interrupted || interrupt_requested();
+    sealed["gbx"]["interrupted"] = header.interrupted;
     seal_record(sealed);
     const std::string record = sealed.dump(2) + "\n";
     if (output.format == "json") std::cout << record << std::flush;

@@ -1,7 +1,6 @@
 #include "tools/compare_command.h"
 
 #include <algorithm>
-#include <cctype>
 #include <cmath>
 #include <cstdio>
 #include <optional>
@@ -10,6 +9,7 @@
 
 #include "stats/bootstrap.h"
 #include "stats/comparison.h"
+#include "reporters/escape.h"
 #include "reporters/format.h"
 #include "tools/record_loader.h"
 #include "reporters/run_analysis.h"
@@ -130,12 +130,15 @@ nlohmann::json interval_json(const BootstrapResult& b) {
 
 void print_console(std::ostream& out, const std::vector<ComparisonRow>& rows) {
   std::size_t width = 20;
-  for (const auto& row : rows) width = std::max(width, row.label.size() + 2);
+  std::vector<std::string> labels;
+  for (const auto& row : rows) labels.push_back(terminal_text(row.label));
+  for (const auto& label : labels) width = std::max(width, label.size() + 2);
   out << std::string(width, ' ').replace(0, 9, "Benchmark")
       << "      Base      Cand   Ratio [95% CI]          p (BH)   Verdict\n";
-  for (const auto& row : rows) {
-    std::string line = row.label;
-    line.append(width - row.label.size(), ' ');
+  for (std::size_t i = 0; i < rows.size(); ++i) {
+    const ComparisonRow& row = rows[i];
+    std::string line = labels[i];
+    line.append(width - line.size(), ' ');
     char buffer[160];
     const double lower = row.ratio ? row.ratio->lower : NAN;
     const double upper = row.ratio ? row.ratio->upper : NAN;
@@ -147,7 +150,7 @@ void print_console(std::ostream& out, const std::vector<ComparisonRow>& rows) {
     out << line << buffer << "\n";
   }
   out << "\n";
-  for (const auto& row : rows) out << row.sentence << "\n";
+  for (const auto& row : rows) out << terminal_text(row.sentence) << "\n";
 }
 
 }  // namespace
@@ -235,22 +238,8 @@ Comparison compare_loaded(const LoadedRecord& base, const LoadedRecord& candidat
 }
 
 void print_comparison_markdown(std::ostream& out, const Comparison& comparison) {
-  // Names such as BM_Sort<int> must not read as an HTML tag, nor a '|' end a cell.
-  const auto text = [](const std::string& raw) {
-    std::string escaped;
-    for (std::size_t i = 0; i < raw.size(); ++i) {
-      const char next = i + 1 < raw.size() ? raw[i + 1] : ' ';
-      if (raw[i] == '|') {
-        escaped += "\\|";
-      } else if (raw[i] == '<' &&
-                 (std::isalpha(static_cast<unsigned char>(next)) || next == '/' || next == '!' || next == '?')) {
-        escaped += "&lt;";
-      } else {
-        escaped += raw[i];
-      }
-    }
-    return escaped;
-  };
+  // Record text (names, what differs) is data: see reporters/escape.h.
+  const auto text = [](const std::string& raw) { return markdown_text(raw); };
   const auto& rows = comparison.rows;
   out << "| Benchmark | Base | Candidate | Ratio [95% CI] | p (BH) | Verdict |\n|---|---|---|---|---|---|\n";
   for (const auto& row : rows) {
@@ -288,6 +277,14 @@ int compare_records(const CompareOptions& options, std::ostream& out, std::ostre
 
 int report_comparison(const CompareOptions& options, const LoadedRecord& base, const LoadedRecord& candidate,
                       std::ostream& out, std::ostream& err) {
+  // A valid record whose benchmarks were all skipped (no GPU) or failed: not bad input, but no evidence.
+  for (const LoadedRecord* record : {&base, &candidate}) {
+    if (record->benchmarks.empty()) {
+      err << "gbx compare: " << record->path
+          << ": every benchmark was skipped or failed, so there is nothing to compare; the gate cannot decide\n";
+      return 3;
+    }
+  }
   const Comparison comparison = compare_loaded(base, candidate, options.noise_band, options.fdr);
   const auto& rows = comparison.rows;
   const auto& differences = comparison.differences;
@@ -301,8 +298,8 @@ int report_comparison(const CompareOptions& options, const LoadedRecord& base, c
     std::size_t width = 4;
     for (const auto& d : differences) width = std::max(width, d.what.size());
     for (const auto& d : differences) {
-      err << "  " << d.what << std::string(width - d.what.size(), ' ') << "  base: " << d.base
-          << "  candidate: " << d.candidate << "\n";
+      err << "  " << terminal_text(d.what) << std::string(width - d.what.size(), ' ')
+          << "  base: " << terminal_text(d.base) << "  candidate: " << terminal_text(d.candidate) << "\n";
     }
     if (!options.allow_incompatible) {
       err << "Timings from different hardware, software or protocols differ for reasons other than the change "
@@ -364,9 +361,15 @@ int report_comparison(const CompareOptions& options, const LoadedRecord& base, c
     } else {
       print_console(out, rows);
     }
-    for (const auto& name : comparison.only_in_base) out << "only in " << options.base << ": " << name << "\n";
-    for (const auto& name : comparison.only_in_candidate)
-      out << "only in " << options.candidate << ": " << name << "\n";
+    // The same lines in either format, each escaped for where it is read.
+    const bool markdown = options.format == "markdown";
+    const auto shown = [markdown](const std::string& raw) { return markdown ? markdown_code(raw) : terminal_text(raw); };
+    for (const auto& name : comparison.only_in_base) {
+      out << (markdown ? "- " : "") << "only in " << shown(options.base) << ": " << shown(name) << "\n";
+    }
+    for (const auto& name : comparison.only_in_candidate) {
+      out << (markdown ? "- " : "") << "only in " << shown(options.candidate) << ": " << shown(name) << "\n";
+    }
     if (comparison.fewer_facts) out << "note: " << kFewerFactsNote << "\n";
   }
   return gate_exit_code(verdicts);

@@ -1,6 +1,10 @@
 // gbx: the command-line tool over gbx records.
 #include <CLI/CLI.hpp>
 
+#include <cerrno>
+#include <cmath>
+#include <cstdio>
+#include <cstring>
 #include <iostream>
 #include <string>
 #include <vector>
@@ -12,7 +16,37 @@
 #include "tools/report_command.h"
 #include "tools/verify_command.h"
 
-int main(int argc, char** argv) {
+namespace {
+
+// CLI::Range lets NaN through (every comparison with it is false), and a NaN threshold silently
+// turns the regression gate off.
+const CLI::Validator kFinite(
+    [](std::string& text) {
+      double value = 0.0;
+      if (!CLI::detail::lexical_cast(text, value) || !std::isfinite(value)) return std::string("not a finite number");
+      return std::string();
+    },
+    "FINITE");
+
+// What a command printed must all have reached stdout: a full disk or a closed pipe is a failure.
+int checked_exit(int code) {
+  std::cout.flush();
+  if (!std::cout || std::fflush(stdout) != 0 || std::ferror(stdout)) {
+    std::cerr << "gbx: cannot write to standard output: " << std::strerror(errno) << "\n";
+    return code == 0 ? 2 : code;
+  }
+  return code;
+}
+
+int run_command(int argc, char** argv);
+
+}  // namespace
+
+int main(int argc, char** argv) { return checked_exit(run_command(argc, argv)); }
+
+namespace {
+
+int run_command(int argc, char** argv) {
   CLI::App app{"gbx: tools over gbx benchmark records"};
   app.require_subcommand(1);
 
@@ -30,9 +64,9 @@ int main(int argc, char** argv) {
                     "compare anyway when environments or protocols differ; every row is marked");
   compare
       ->add_option("--noise-band", compare_options.noise_band, "ratios within 1 +/- this are the same (default 0.02)")
-      ->check(CLI::Range(0.0, 1.0));
+      ->check(kFinite & CLI::Range(0.0, 1.0));
   compare->add_option("--fdr", compare_options.fdr, "Benjamini-Hochberg false-discovery rate q (default 0.05)")
-      ->check(CLI::Range(0.0, 1.0));
+      ->check(kFinite & CLI::Range(0.0, 1.0));
 
   gbx::tools::AbOptions ab_options;
   CLI::App* ab = app.add_subcommand(
@@ -89,3 +123,5 @@ int main(int argc, char** argv) {
   if (env->parsed()) return gbx::tools::print_environment(std::vector<std::string>(argv, argv + argc), std::cout);
   return 2;
 }
+
+}  // namespace

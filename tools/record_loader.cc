@@ -2,11 +2,10 @@
 
 #include <algorithm>
 #include <cmath>
-#include <fstream>
-#include <sstream>
 
 #include "record/checksum.h"
-#include "record/json_record.h"
+#include "record/json_parse.h"
+#include "record/record_schema.h"
 
 namespace gbx::tools {
 
@@ -23,20 +22,10 @@ double seconds_per(const std::string& path, const std::string& where, const std:
 }
 
 nlohmann::json parse(const std::string& path) {
-  std::ifstream file(path, std::ios::binary);
-  if (!file) bad(path, "cannot open the file");
-  std::ostringstream text;
-  text << file.rdbuf();
-  const std::string content = text.str();
-  if (content.empty()) bad(path, "the file is empty");
   try {
-    return nlohmann::json::parse(content);
-  } catch (const nlohmann::json::parse_error& error) {
-    // Tell a NaN or Infinity apart from a truncated or otherwise broken file.
-    if (nlohmann::json::accept(replace_non_finite_with_null(content))) {
-      bad(path, "a non-finite number (NaN or Infinity) in the JSON; gbx records never contain one");
-    }
-    bad(path, std::string("not valid JSON (truncated?): ") + error.what());
+    return parse_json_strictly(read_json_file(path));
+  } catch (const JsonFault& fault) {
+    bad(path, fault.what());
   }
 }
 
@@ -47,6 +36,20 @@ const nlohmann::json& member(const std::string& path, const nlohmann::json& obje
   const bool ok = type == nlohmann::json::value_t::number_float ? value.is_number() : value.type() == type;
   if (!ok) bad(path, where + "." + key + " has the wrong type (" + value.type_name() + ")");
   return value;
+}
+
+// An optional field of a plain Google Benchmark entry or of a gbx object: its value, or fallback when
+// absent; a wrong type is bad input rather than nlohmann's type_error.
+std::string text_or(const std::string& path, const nlohmann::json& object, const std::string& where, const char* key) {
+  if (!object.contains(key)) return "";
+  if (!object[key].is_string()) bad(path, where + "." + key + " has the wrong type (" + object[key].type_name() + ")");
+  return object[key].get<std::string>();
+}
+
+bool flag_or_false(const std::string& path, const nlohmann::json& object, const std::string& where, const char* key) {
+  if (!object.contains(key)) return false;
+  if (!object[key].is_boolean()) bad(path, where + "." + key + " has the wrong type (" + object[key].type_name() + ")");
+  return object[key].get<bool>();
 }
 
 }  // namespace
@@ -107,7 +110,7 @@ LoadedRecord load_record(const std::string& path) {
     const std::string name = member(path, b, where, "name", nlohmann::json::value_t::string).get<std::string>();
     const std::string run_type = member(path, b, where, "run_type", nlohmann::json::value_t::string).get<std::string>();
     if (run_type != "iteration") continue;           // aggregates summarise what the repetitions already hold
-    if (b.value("error_occurred", false)) continue;  // skipped or failed: nothing measured
+    if (flag_or_false(path, b, where, "error_occurred")) continue;  // skipped or failed: nothing measured
     const double real_time = member(path, b, where, "real_time", nlohmann::json::value_t::number_float).get<double>();
     const std::string unit = member(path, b, where, "time_unit", nlohmann::json::value_t::string).get<std::string>();
     const double scale = seconds_per(path, where, unit);
@@ -140,14 +143,14 @@ LoadedRecord load_record(const std::string& path) {
       auto& into = groups[group.process];
       for (std::size_t s = 0; s < group.count; ++s) into.push_back(samples[next++].get<double>());
     }
-    loaded.problem = g.value("problem", "");
-    loaded.variant = g.value("variant", "");
+    loaded.problem = text_or(path, g, where + ".gbx", "problem");
+    loaded.variant = text_or(path, g, where + ".gbx", "variant");
     loaded.protocol["problem"] = loaded.problem;
-    loaded.protocol["precision"] = g.value("precision", "");
-    loaded.protocol["region"] = g.value("region", "");
+    loaded.protocol["precision"] = text_or(path, g, where + ".gbx", "precision");
+    loaded.protocol["region"] = text_or(path, g, where + ".gbx", "region");
     if (g.contains("measurement") && g["measurement"].is_object()) {
-      loaded.protocol["timer"] = g["measurement"].value("timer", "");
-      loaded.protocol["cache"] = g["measurement"].value("cache", "");
+      loaded.protocol["timer"] = text_or(path, g["measurement"], where + ".gbx.measurement", "timer");
+      loaded.protocol["cache"] = text_or(path, g["measurement"], where + ".gbx.measurement", "cache");
       const auto& m = g["measurement"];
       const bool known = m.contains("timer_resolution_seconds") && m["timer_resolution_seconds"].is_number();
       const double batch = m.contains("batch") && m["batch"].is_number() ? m["batch"].get<double>() : 1.0;
@@ -160,7 +163,17 @@ LoadedRecord load_record(const std::string& path) {
   for (std::size_t i = 0; i < record.benchmarks.size(); ++i) {
     for (auto& [process, samples] : by_process[i]) record.benchmarks[i].process_samples.push_back(std::move(samples));
   }
-  if (record.benchmarks.empty()) bad(path, "no benchmark has measurements (all are aggregates, skipped or failed)");
+  // A gbx record whose benchmarks were all skipped (CUDA ones on a machine without a GPU) is a valid
+  // record with nothing to analyse; plain Google Benchmark JSON without a measurement is not worth one.
+  if (record.benchmarks.empty() && !record.has_gbx) {
+    bad(path, "no benchmark has measurements (all are aggregates, skipped or failed)");
+  }
+  // After the checks above, so that their more specific messages come first; before the seal, so
+  // that a record sealed over bad content is still refused for the content.
+  if (record.has_gbx) {
+    const std::string violation = schema_violation(j);
+    if (!violation.empty()) bad(path, "not a valid gbx record (docs/gbx-record.schema.json): " + violation);
+  }
   // Last, so that a structural fault is named as such rather than as the seal it also breaks.
   if (record.has_gbx) {
     const SealCheck seal = check_seal(j);

@@ -1,5 +1,7 @@
 #include "tools/report_command.h"
 
+#include <sys/stat.h>
+
 #include <cstdlib>
 #include <filesystem>
 #include <optional>
@@ -47,6 +49,31 @@ AssetsLocation locate_assets(const std::string& option) {
   return {GBX_REPORT_ASSETS_DIR, "the default"};
 }
 
+namespace {
+
+// Why the report must not be written where options.output says, or "": it would replace one of its
+// own inputs, or replace a symbolic link (rename() swaps the link for a file, and the file the link
+// names, which the user meant, is left as it was).
+std::string refuse_output(const ReportOptions& options) {
+  std::string output = options.output;
+  if (output.empty() && options.format == "html") output = "report.html";
+  if (output.empty() || output == "-") return "";
+  struct stat link {};
+  if (::lstat(output.c_str(), &link) != 0) return "";
+  if (S_ISLNK(link.st_mode)) {
+    return "-o " + output + " is a symbolic link; give the file it names, or remove the link, to write there";
+  }
+  for (const std::string& input : options.inputs) {
+    std::error_code error;
+    if (std::filesystem::equivalent(input, output, error)) {
+      return "-o " + output + " is the input record " + input + "; the report would overwrite it";
+    }
+  }
+  return "";
+}
+
+}  // namespace
+
 int write_report(const ReportOptions& options, std::ostream& out, std::ostream& err) {
   if (options.format != "html" && options.format != "markdown") {
     err << "gbx report: invalid value '" << options.format << "' for --format: expected html or markdown\n";
@@ -54,6 +81,11 @@ int write_report(const ReportOptions& options, std::ostream& out, std::ostream& 
   }
   if (options.inputs.empty()) {
     err << "gbx report: no record given\n";
+    return 2;
+  }
+  const std::string refused = refuse_output(options);
+  if (!refused.empty()) {
+    err << "gbx report: " << refused << "\n";
     return 2;
   }
   // Everything is read and built before anything is written: a failure leaves no file behind.

@@ -1,28 +1,20 @@
 #include "tools/verify_command.h"
 
-#include <fstream>
 #include <ostream>
-#include <sstream>
 
 #include <nlohmann/json.hpp>
 
 #include "record/checksum.h"
+#include "record/json_parse.h"
 
 namespace gbx::tools {
 
 int verify_record(const std::string& path, std::ostream& out, std::ostream& err) {
-  std::ifstream file(path, std::ios::binary);
-  if (!file) {
-    err << "gbx verify: " << path << ": cannot open the file\n";
-    return 2;
-  }
-  std::ostringstream text;
-  text << file.rdbuf();
   nlohmann::json record;
   try {
-    record = nlohmann::json::parse(text.str());
-  } catch (const nlohmann::json::parse_error& error) {
-    err << "gbx verify: " << path << ": not valid JSON (" << error.what() << ")\n";
+    record = parse_json_strictly(read_json_file(path));
+  } catch (const JsonFault& fault) {
+    err << "gbx verify: " << path << ": " << fault.what() << "\n";
     return 2;
   }
   const SealCheck check = check_seal(record);

@@ -1,0 +1,142 @@
+#include "record/json_parse.h"
+
+#include <sys/stat.h>
+
+#include <cerrno>
+#include <cstring>
+#include <fstream>
+#include <sstream>
+#include <vector>
+
+namespace gbx {
+
+namespace {
+
+// The lexer stops at the first character no JSON literal starts with: the token so far is a start of
+// NaN, Infinity, nan or inf, signed or not.
+bool looks_non_finite(const std::string& read) {
+  const std::size_t start = read.find_last_of(" \t\r\n:,[{");
+  const std::string token = start == std::string::npos ? read : read.substr(start + 1);
+  const std::string unsigned_token = !token.empty() && (token[0] == '-' || token[0] == '+') ? token.substr(1) : token;
+  if (unsigned_token.empty()) return false;
+  for (const char* word : {"NaN", "Infinity", "nan", "inf"}) {
+    if (std::string(word).compare(0, unsigned_token.size(), unsigned_token) == 0) return true;
+  }
+  return false;
+}
+
+// Builds the document as nlohmann's own DOM parser does, with the depth and duplicate-key checks.
+class StrictBuilder {
+ public:
+  using json = nlohmann::json;
+
+  bool null() { return put(json(nullptr)); }
+  bool boolean(bool value) { return put(json(value)); }
+  bool number_integer(json::number_integer_t value) { return put(json(value)); }
+  bool number_unsigned(json::number_unsigned_t value) { return put(json(value)); }
+  bool number_float(json::number_float_t value, const json::string_t&) { return put(json(value)); }
+  bool string(json::string_t& value) { return put(json(std::move(value))); }
+  bool binary(json::binary_t&) { return refuse("binary values are not JSON text"); }
+
+  bool start_object(std::size_t) { return open(json::object()); }
+  bool start_array(std::size_t) { return open(json::array()); }
+  bool end_object() { return close(); }
+  bool end_array() { return close(); }
+
+  bool key(json::string_t& name) {
+    json& object = *stack_.back();
+    if (object.contains(name)) return refuse("the key \"" + name + "\" appears twice in one object");
+    pending_key_ = &object[name];
+    return true;
+  }
+
+  bool parse_error(std::size_t, const std::string& last_token, const nlohmann::detail::exception& error) {
+    if (fault_.empty()) fault_ = error.what();
+    number_overflow_ = error.id == 406;
+    non_finite_ = looks_non_finite(last_token);
+    return false;
+  }
+
+  json result;
+  std::string fault_;
+  bool number_overflow_ = false;
+  bool non_finite_ = false;
+
+ private:
+  bool refuse(const std::string& why) {
+    fault_ = why;
+    return false;
+  }
+
+  json* place(json&& value) {
+    if (stack_.empty()) {
+      result = std::move(value);
+      return &result;
+    }
+    json& parent = *stack_.back();
+    if (parent.is_array()) {
+      parent.push_back(std::move(value));
+      return &parent.back();
+    }
+    *pending_key_ = std::move(value);
+    return pending_key_;
+  }
+
+  bool put(json&& value) {
+    place(std::move(value));
+    return true;
+  }
+
+  bool open(json&& container) {
+    if (stack_.size() >= kMaxJsonDepth) {
+      return refuse("nesting deeper than " + std::to_string(kMaxJsonDepth) + " levels");
+    }
+    stack_.push_back(place(std::move(container)));
+    return true;
+  }
+
+  bool close() {
+    stack_.pop_back();
+    return true;
+  }
+
+  std::vector<json*> stack_;
+  json* pending_key_ = nullptr;
+};
+
+}  // namespace
+
+nlohmann::json parse_json_strictly(const std::string& text) {
+  StrictBuilder builder;
+  if (nlohmann::json::sax_parse(text, &builder, nlohmann::json::input_format_t::json, true, false)) {
+    return std::move(builder.result);
+  }
+  if (builder.number_overflow_) {
+    throw JsonFault("a number beyond the range of a double (" + builder.fault_ + ")");
+  }
+  if (builder.non_finite_) {
+    throw JsonFault("a non-finite number (NaN or Infinity) in the JSON; gbx records never contain one");
+  }
+  if (builder.fault_.rfind("[json.exception", 0) == 0) {
+    throw JsonFault("not valid JSON (truncated?): " + builder.fault_);
+  }
+  throw JsonFault(builder.fault_);
+}
+
+std::string read_json_file(const std::string& path) {
+  struct stat status {};
+  if (::stat(path.c_str(), &status) != 0) {
+    throw JsonFault(std::string("cannot open the file: ") + std::strerror(errno));
+  }
+  if (S_ISDIR(status.st_mode)) throw JsonFault("a directory, not a file");
+  std::ifstream file(path, std::ios::binary);
+  if (!file) throw JsonFault("cannot open the file");
+  std::ostringstream text;
+  text << file.rdbuf();
+  if (file.bad()) throw JsonFault("cannot read the file");
+  std::string content = text.str();
+  if (content.empty()) throw JsonFault("the file is empty");
+  return content;
+}
+
+}  // namespace gbx
