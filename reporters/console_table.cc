@@ -1,4 +1,5 @@
 #include "reporters/console_table.h"
+#include "reporters/escape.h"
 #include "reporters/run_error.h"
 
 #include <algorithm>
@@ -53,10 +54,11 @@ void ConsoleTable::print_row(const benchmark::BenchmarkReporter::Run& run, const
          << std::string(columns.size() + 10, '-') << "\n";
     printed_columns_ = true;
   }
-  std::string line = pad(short_name(run), name_width_);
+  std::string line = pad(terminal_text(short_name(run)), name_width_);
   if (const auto error = run_error(run)) {
     const bool skipped = record && record->skipped;
-    out_ << line << (skipped ? "" : "FAILED: ") << *error << "\n" << std::flush;
+    out_ << line << (skipped ? "" : "FAILED: ") << terminal_text(*error) << "
+" << std::flush;
     return;
   }
   if (run.run_type == benchmark::BenchmarkReporter::Run::RT_Aggregate) {

@@ -1,4 +1,5 @@
 #include "reporters/pareto.h"
+#include "reporters/escape.h"
 
 #include <algorithm>
 #include <cmath>
@@ -338,18 +339,18 @@ void print_pareto(std::ostream& out, const std::vector<ParetoGroup>& groups) {
     for (const auto& c : group.failed) ++uses[c.variant];
     std::map<std::string, std::string> label_of;
     const auto add_label = [&](const std::string& name, const std::string& variant) {
-      label_of[name] = variant.empty() || uses[variant] > 1 ? name : variant;
+      label_of[name] = terminal_text(variant.empty() || uses[variant] > 1 ? name : variant);
     };
     for (const auto& v : group.variants) add_label(v.name, v.variant);
     for (const auto& c : group.failed) add_label(c.name, c.variant);
     const auto label = [&](const std::string& name) {
       const auto found = label_of.find(name);
-      return found == label_of.end() ? name : found->second;
+      return found == label_of.end() ? terminal_text(name) : found->second;
     };
     std::size_t width = 8;
     for (const auto& [name, shown] : label_of) width = std::max(width, shown.size() + 2);
 
-    out << group.problem << " (compared on " << joined(group.objectives) << ")\n";
+    out << terminal_text(group.problem) << " (compared on " << joined(group.objectives) << ")\n";
     const auto columns = [&](char marker, const std::string& name, double median, const std::optional<double>& error,
                              const std::optional<double>& memory) {
       return std::string("  ") + marker + " " + pad(label(name), width) + pad_left(format_duration(median), 9) +
@@ -366,7 +367,7 @@ void print_pareto(std::ostream& out, const std::vector<ParetoGroup>& groups) {
       const double median_latency =
           usable(c.latency_samples) ? median(c.latency_samples).value_or(std::nan("")) : std::nan("");
       out << columns('x', c.name, median_latency, finite(c.error), finite(c.memory_bytes))
-          << "  accuracy failed: " << c.failure << "\n";
+          << "  accuracy failed: " << terminal_text(c.failure) << "\n";
     }
     for (const MissingObjective& m : group.missing) {
       std::vector<std::string> labels;

@@ -14,6 +14,7 @@
 
 #include "record/json_number.h"
 #include "reporters/console_table.h"
+#include "reporters/escape.h"
 #include "stats/statistics.h"
 
 namespace gbx::tools {
@@ -938,32 +939,7 @@ HtmlAssets read_assets(const std::string& node_modules) {
                     read_file(node_modules + "/vega-lite/build/vega-lite.min.js")};
 }
 
-std::string html_escape(const std::string& text) {
-  std::string out;
-  out.reserve(text.size());
-  for (const char c : text) {
-    switch (c) {
-      case '&':
-        out += "&amp;";
-        break;
-      case '<':
-        out += "&lt;";
-        break;
-      case '>':
-        out += "&gt;";
-        break;
-      case '"':
-        out += "&quot;";
-        break;
-      case '\'':
-        out += "&#39;";
-        break;
-      default:
-        out += c;
-    }
-  }
-  return out;
-}
+std::string html_escape(const std::string& text) { return html_text(text); }
 
 std::string script_safe(const std::string& text) {
   std::string out;

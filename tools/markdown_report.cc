@@ -1,7 +1,6 @@
 #include "tools/markdown_report.h"
 
 #include <algorithm>
-#include <cctype>
 #include <cstdio>
 #include <optional>
 #include <ostream>
@@ -9,51 +8,17 @@
 #include <vector>
 
 #include "reporters/console_table.h"
+#include "reporters/escape.h"
 #include "stats/statistics.h"
 
 namespace gbx::tools {
 
 namespace {
 
-// Prose: names such as BM_Sort<int> must not read as HTML tags ('<' before a letter, '/', '!' or '?'
-// starts one; "p < 0.001" does not), and a newline would break a table row or list item.
-std::string text(const std::string& raw) {
-  std::string out;
-  for (std::size_t i = 0; i < raw.size(); ++i) {
-    const char next = i + 1 < raw.size() ? raw[i + 1] : ' ';
-    if (raw[i] == '<' &&
-        (std::isalpha(static_cast<unsigned char>(next)) || next == '/' || next == '!' || next == '?')) {
-      out += "&lt;";
-    } else if (raw[i] == '\n' || raw[i] == '\r') {
-      out += ' ';
-    } else {
-      out += raw[i];
-    }
-  }
-  return out;
-}
-
-// A table cell: besides, a '|' would end it.
-std::string cell(const std::string& raw) {
-  std::string out;
-  for (const char c : text(raw)) {
-    if (c == '|') {
-      out += "\\|";
-    } else {
-      out += c;
-    }
-  }
-  return out.empty() ? "-" : out;
-}
-
-// Inline code; a backtick inside would close it.
-std::string code(const std::string& text) {
-  std::string out = text;
-  for (char& c : out) {
-    if (c == '`' || c == '\n') c = '\'';
-  }
-  return "`" + out + "`";
-}
+// Record text (names, host, branch, command) is data: see reporters/escape.h.
+std::string text(const std::string& raw) { return markdown_text(raw); }
+std::string cell(const std::string& raw) { return markdown_cell(raw); }
+std::string code(const std::string& raw) { return markdown_code(raw); }
 
 template <typename T, typename F>
 std::string or_dash(const std::optional<T>& value, F format) {
@@ -89,14 +54,14 @@ void write_facts(std::ostream& out, const char* title, const std::vector<Fact>& 
   if (facts.empty()) return;
   out << "**" << title << ":** ";
   for (std::size_t i = 0; i < facts.size(); ++i)
-    out << (i == 0 ? "" : "; ") << facts[i].first << " " << facts[i].second;
+    out << (i == 0 ? "" : "; ") << text(facts[i].first) << " " << text(facts[i].second);
   out << "\n\n";
 }
 
 void write_run(std::ostream& out, const RunReport& run) {
-  out << "## Run " << run.label << ": " << (run.run_id.empty() ? "no run id" : code(run.run_id)) << "\n\n";
-  out << "File " << code(run.path) << " | created " << (run.created.empty() ? "unknown" : run.created)
-      << " | checksum: " << run.checksum_status << "\n\n";
+  out << "## Run " << text(run.label) << ": " << (run.run_id.empty() ? "no run id" : code(run.run_id)) << "\n\n";
+  out << "File " << code(run.path) << " | created " << (run.created.empty() ? "unknown" : text(run.created))
+      << " | checksum: " << text(run.checksum_status) << "\n\n";
   if (run.interrupted) out << "> **Interrupted:** the run was stopped; only finished benchmarks are kept.\n\n";
   write_facts(out, "Environment", run.environment);
   write_facts(out, "Protocol", run.protocol);
@@ -112,7 +77,7 @@ void write_run(std::ostream& out, const RunReport& run) {
     }
     out << "| " << cell(row.name) << " | " << format_duration(row.median) << " | "
         << interval_text(row.median_lower, row.median_upper) << " | " << or_dash(row.cv, format_percent) << " | "
-        << or_dash(row.p99, format_duration) << " | " << row.count << " | " << cell(accuracy_text(row)) << " | "
+        << or_dash(row.p99, format_duration) << " | " << row.count << " | " << accuracy_text(row) << " | "
         << cell(memory_text(row)) << " | " << or_dash(row.gflops, format_three_digits_compact) << " | "
         << or_dash(row.gbytes, format_three_digits_compact) << " | " << or_dash(row.fraction_of_peak, format_percent) << " | "
         << cell(flags_text(row)) << " |\n";
@@ -122,7 +87,7 @@ void write_run(std::ostream& out, const RunReport& run) {
   if (!skipped.empty()) out << "\n";
   if (!run.missing_facts.empty()) {
     out << "**Missing facts** (plain Google Benchmark JSON, without a gbx section):\n\n";
-    for (const auto& fact : run.missing_facts) out << "- " << fact << "\n";
+    for (const auto& fact : run.missing_facts) out << "- " << text(fact) << "\n";
     out << "\n";
   }
 }
@@ -134,7 +99,7 @@ void write_pareto(std::ostream& out, const ReportModel& model) {
     if (group.variants.size() + group.failed.size() >= 2) groups.push_back(&group);
   }
   if (groups.empty()) return;
-  out << "## Pareto fronts (run " << run.label << ")\n\n"
+  out << "## Pareto fronts (run " << text(run.label) << ")\n\n"
       << "Latency, error and memory, all lower-is-better; a variant is dominated when another is at least as good "
          "on every objective and better on one, latency counting only when the intervals separate.\n\n";
   for (const auto* group : groups) {
@@ -162,7 +127,7 @@ void write_comparison(std::ostream& out, const ReportModel& model) {
   const Comparison& comparison = *model.comparison;
   const RunReport& base = model.runs[0];
   const RunReport& candidate = model.runs[1];
-  out << "## Comparison: " << candidate.label << " against " << base.label << "\n\n"
+  out << "## Comparison: " << text(candidate.label) << " against " << text(base.label) << "\n\n"
       << "Base " << code(base.path) << ", candidate " << code(candidate.path) << ": the ratio is candidate / base.\n\n";
   if (!comparison.compatible()) {
     out << "> **Warning: the records are not compatible**, so this is not a sound comparison. These facts differ:\n";
@@ -185,8 +150,8 @@ void write_comparison(std::ostream& out, const ReportModel& model) {
 void write_trend(std::ostream& out, const ReportModel& model) {
   out << "## Trend over " << model.runs.size() << " runs, by date\n\n| Benchmark |";
   for (const std::size_t run : model.by_date) {
-    out << " " << model.runs[run].label;
-    if (!model.runs[run].created.empty()) out << " (" << model.runs[run].created << ")";
+    out << " " << cell(model.runs[run].label);
+    if (!model.runs[run].created.empty()) out << " (" << cell(model.runs[run].created) << ")";
     out << " |";
   }
   out << " Change |\n|---|";

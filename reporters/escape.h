@@ -1,0 +1,30 @@
+#pragma once
+
+#include <string>
+
+// One escaping function per kind of output, for every text that comes from a record or a run
+// (benchmark names, error messages, host, branch, command line): such text is data, and must render
+// as itself, never as markup or as a terminal command.
+namespace gbx {
+
+// For a terminal: C0 and C1 control characters, DEL, invalid UTF-8 and Unicode's bidirectional
+// overrides become visible escapes (\x1b, \r, \u202e), so that a name cannot move the cursor,
+// rewrite a line (x\rFAKE), set the window title or open an OSC 8 hyperlink.
+std::string terminal_text(const std::string& text);
+
+// Prose in Markdown as GitHub renders it: HTML and comments (<!--), links and images (![](...)),
+// emphasis, code, strikethrough and table pipes are escaped, and a line break becomes a space, so
+// the text renders as itself on one line. Control characters as in terminal_text.
+std::string markdown_text(const std::string& text);
+
+// A Markdown table cell: markdown_text, or "-" for an empty one.
+std::string markdown_cell(const std::string& text);
+
+// A Markdown code span: nothing in it is markup, but a backtick would close it and a line break end
+// it. Control characters as in terminal_text.
+std::string markdown_code(const std::string& text);
+
+// HTML text or a quoted attribute value: & < > " ' become character references.
+std::string html_text(const std::string& text);
+
+}  // namespace gbx
