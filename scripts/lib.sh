@@ -14,6 +14,9 @@ GBX_DEBIAN_PACKAGES=(
   python3 python3-jsonschema
 )
 
+# The fuzz job's compiler: clang's libFuzzer and its sanitizer runtimes (scripts/fuzz only).
+GBX_FUZZ_PACKAGES=(clang-14 libclang-rt-14-dev)
+
 gbx_log() { printf 'gbx: %s\n' "$*" >&2; }
 
 # Installs only the packages that are missing, so a machine that has everything makes no apt call.
