@@ -230,6 +230,8 @@ int run_main(int argc, char** argv) {
   if (progress) progress->close();
   benchmark::Shutdown();
   if (output.list_tests) return 0;
+  // Google Benchmark reports nothing, not even its context, when the filter matched no benchmark.
+  if (reporter.google_benchmark_json().empty()) return refuse("no benchmark matched --benchmark_filter: nothing ran");
   RecordHeader header = header_at_start;
   header.interrupted = interrupt_requested();
   header.environment = capture_environment(environment_at_start, command);

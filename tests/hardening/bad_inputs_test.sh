@@ -102,4 +102,6 @@ for value in -1 0 x; do
   run "$bench" --benchmark_repetitions="$value" --benchmark_filter=none
   [[ $code -eq 2 ]] && grep -q 'benchmark_repetitions' "$dir/err" || fail "--benchmark_repetitions=$value: exit $code"
 done
+run "$bench" --benchmark_filter='^no such benchmark$'
+[[ $code -eq 2 ]] && grep -q 'no benchmark matched' "$dir/err" || fail "a filter matching nothing: exit $code: $(cat "$dir/err")"
 echo "bad inputs refused, runs kept"
