@@ -1,5 +1,8 @@
 #include "extensions/interrupt.h"
 
+#include <pthread.h>
+#include <signal.h>
+
 #include <csignal>
 
 namespace gbx {
@@ -25,6 +28,12 @@ extern "C" void on_interrupt(int signal) {
 void install_interrupt_handlers() {
   std::signal(SIGINT, on_interrupt);
   std::signal(SIGTERM, on_interrupt);
+  // A parent may start the run with them blocked; one already pending reaches the handler now.
+  sigset_t interrupts;
+  sigemptyset(&interrupts);
+  sigaddset(&interrupts, SIGINT);
+  sigaddset(&interrupts, SIGTERM);
+  pthread_sigmask(SIG_UNBLOCK, &interrupts, nullptr);
 }
 
 void set_interrupt_cleanup(void (*cleanup)()) { cleanup_on_second_signal = cleanup; }

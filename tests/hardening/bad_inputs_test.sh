@@ -97,6 +97,20 @@ ls "$dir"/piped/*.json >/dev/null 2>&1 || fail "no record written when stdout cl
 "$gbx" verify "$dir"/piped/*.json >/dev/null || fail "the record written past a closed pipe is not intact"
 set +o pipefail
 
+# A SIGTERM that arrives before the run starts (here: pending from the start) reaches gbx's handler,
+# installed first thing: the run ends as interrupted, with a record, not killed without one.
+python3 - "$bench" "$dir/early" <<'PY'
+import os, signal, sys
+signal.pthread_sigmask(signal.SIG_BLOCK, [signal.SIGTERM])
+os.kill(os.getpid(), signal.SIGTERM)  # pending, and stays so across exec
+os.execv(sys.argv[1], [sys.argv[1], "--benchmark_filter=naive/n:4096/", "--gbx_min_samples=5",
+                       "--gbx_out_dir=" + sys.argv[2]])
+PY
+code=$?
+[[ $code -eq 143 ]] || fail "a SIGTERM before the run started: exit $code, not 143"
+python3 -c 'import json, sys; assert json.load(open(sys.argv[1]))["gbx"]["interrupted"] is True' "$dir"/early/*.json ||
+  fail "no record marked interrupted after an early SIGTERM"
+
 # Google Benchmark aborts on a negative repetition count; gbx refuses it first.
 for value in -1 0 x; do
   run "$bench" --benchmark_repetitions="$value" --benchmark_filter=none
