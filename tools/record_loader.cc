@@ -95,7 +95,7 @@ LoadedRecord load_record(const std::string& path) {
   record.has_gbx = j.contains("gbx");
   if (record.has_gbx) {
     const auto& gbx = member(path, j, "the record", "gbx", nlohmann::json::value_t::object);
-    if (!gbx.contains("schema_version") || gbx["schema_version"] != 1) {
+    if (!gbx.contains("schema_version") || gbx["schema_version"] != nlohmann::json(1)) {
       bad(path, "gbx.schema_version is " + (gbx.contains("schema_version") ? gbx["schema_version"].dump() : "missing") +
                     "; this gbx reads version 1");
     }

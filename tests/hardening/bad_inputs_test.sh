@@ -33,7 +33,7 @@ grep -q 'beyond the range of a double' <("$gbx" pareto "$corpus/crash-number-ove
 grep -q 'nesting deeper' <("$gbx" verify "$corpus/crash-deep-nesting.json" 2>&1) || fail "deep nesting not named by verify"
 grep -q '"benchmarks" appears twice' <("$gbx" verify "$corpus/crash-duplicate-benchmarks.json" 2>&1) ||
   fail "verify accepts a duplicate benchmarks array"
-grep -q 'gbx/problem: is integer, not string' <("$gbx" report "$corpus/crash-wrong-type-problem.json" 2>&1) ||
+grep -q 'gbx.problem has the wrong type (number)' <("$gbx" report "$corpus/crash-wrong-type-problem.json" 2>&1) ||
   fail "a wrong-typed problem is not named"
 run "$gbx" pareto "$dir"
 [[ $code -eq 2 ]] && grep -q 'a directory' "$dir/err" || fail "a directory as input: exit $code, $(cat "$dir/err")"
@@ -99,7 +99,7 @@ set +o pipefail
 
 # A SIGTERM that arrives before the run starts (here: pending from the start) reaches gbx's handler,
 # installed first thing: the run ends as interrupted, with a record, not killed without one.
-python3 - "$bench" "$dir/early" <<'PY'
+python3 - "$bench" "$dir/early" <<'PY' >/dev/null 2>&1
 import os, signal, sys
 signal.pthread_sigmask(signal.SIG_BLOCK, [signal.SIGTERM])
 os.kill(os.getpid(), signal.SIGTERM)  # pending, and stays so across exec

@@ -38,22 +38,29 @@ class HostileNames : public ::testing::Test {
     ASSERT_NE(::mkdtemp(pattern), nullptr);
     directory_ = pattern;
     nlohmann::json record = gbx::parse_json_strictly(gbx::read_json_file(GBX_FUZZ_CORPUS "/seed-variants.json"));
+    // Two hostile strings per benchmark, so that the four measured ones carry all of them.
     std::size_t i = 0;
+    nlohmann::json measured;
     for (auto& entry : record["benchmarks"]) {
-      const std::string& hostile = kHostile[i++ % kHostile.size()];
+      const std::string hostile = kHostile[(2 * i) % kHostile.size()] + kHostile[(2 * i + 1) % kHostile.size()];
       entry["name"] = hostile + " #" + std::to_string(i);
       if (entry.contains("gbx")) {
         entry["gbx"]["problem"] = "problem " + kHostile[0] + kHostile[1];
         entry["gbx"]["variant"] = hostile + " v" + std::to_string(i);
       }
+      if (!entry.value("error_occurred", false)) {
+        measured = entry;
+        ++i;
+      }
     }
+    ASSERT_GE(i, kHostile.size() / 2);
     record["context"]["host_name"] = kHostile[1] + kHostile[5];
     record["gbx"]["environment"]["host"]["hostname"] = kHostile[0] + kHostile[4];
     record["gbx"]["environment"]["source"]["branch"] = kHostile[0] + " " + kHostile[3];
     record["gbx"]["command"] = {"bench", kHostile[1], kHostile[5], kHostile[6]};
     base_ = write(record, "base.json");
     // The candidate has one benchmark the base lacks, for the "only in" lines.
-    nlohmann::json extra = record["benchmarks"].back();
+    nlohmann::json extra = measured;
     extra["name"] = "only " + kHostile[5] + kHostile[0] + kHostile[4];
     record["benchmarks"].push_back(extra);
     candidate_ = write(record, "candidate.json");
