@@ -80,6 +80,11 @@ class Checker {
   std::string check(const json& schema, const json& value, const std::string& where) const {
     if (schema.is_boolean()) return schema.get<bool>() ? "" : where + ": not allowed here";
     if (!schema.is_object()) throw std::logic_error("record schema: a schema that is not an object at " + where);
+    // The type first: its message says most, and the other keywords then see the kind they expect.
+    if (schema.contains("type")) {
+      const std::string fault = check_keyword(schema, "type", schema["type"], value, where);
+      if (!fault.empty()) return fault;
+    }
     for (const auto& [keyword, argument] : schema.items()) {
       const std::string fault = check_keyword(schema, keyword, argument, value, where);
       if (!fault.empty()) return fault;
@@ -190,6 +195,10 @@ class Checker {
 
   std::string check_number_keyword(const std::string& keyword, const json& argument, const json& value,
                                    const std::string& where) const {
+    if (keyword != "minimum" && keyword != "exclusiveMinimum" && keyword != "maximum") {
+      known(keyword);
+      return "";
+    }
     const double x = value.get<double>();
     const double bound = argument.get<double>();
     if (keyword == "minimum") return x >= bound ? "" : where + ": " + value.dump() + " is below " + argument.dump();
@@ -226,7 +235,8 @@ const nlohmann::json& record_schema() {
 }
 
 std::string schema_violation(const nlohmann::json& schema, const nlohmann::json& value) {
-  return Checker(schema).check(schema, value, "");
+  const std::string fault = Checker(schema).check(schema, value, "");
+  return fault.rfind(":", 0) == 0 ? "the top level" + fault : fault;
 }
 
 std::string schema_violation(const nlohmann::json& record) { return schema_violation(record_schema(), record); }

@@ -103,6 +103,13 @@ TEST(RecordSchema, NamesWhereAMutantBreaksIt) {
   EXPECT_EQ(gbx::schema_violation(mutant), "/gbx: has no \"environment\"");
 }
 
+TEST(RecordSchema, AnythingButAnObjectIsNamedNotThrown) {
+  // The fuzzer's first find: a number at the top met "properties" before "type".
+  EXPECT_EQ(gbx::schema_violation(nlohmann::json(11)), "the top level: is integer, not object");
+  EXPECT_EQ(gbx::schema_violation(nlohmann::json::array()), "the top level: is array, not object");
+  EXPECT_EQ(gbx::schema_violation(nlohmann::json("x")), "the top level: is string, not object");
+}
+
 TEST(RecordSchema, KeywordsItDoesNotKnowAreAnErrorNotAPass) {
   const nlohmann::json schema = {{"type", "object"}, {"propertyNames", {{"maxLength", 3}}}};
   EXPECT_THROW(gbx::schema_violation(schema, nlohmann::json::object()), std::logic_error);
