@@ -57,8 +57,7 @@ void ConsoleTable::print_row(const benchmark::BenchmarkReporter::Run& run, const
   std::string line = pad(terminal_text(short_name(run)), name_width_);
   if (const auto error = run_error(run)) {
     const bool skipped = record && record->skipped;
-    out_ << line << (skipped ? "" : "FAILED: ") << terminal_text(*error) << "
-" << std::flush;
+    out_ << line << (skipped ? "" : "FAILED: ") << terminal_text(*error) << "\n" << std::flush;
     return;
   }
   if (run.run_type == benchmark::BenchmarkReporter::Run::RT_Aggregate) {
