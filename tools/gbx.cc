@@ -2,6 +2,7 @@
 #include <CLI/CLI.hpp>
 
 #include <cerrno>
+#include <csignal>
 #include <cmath>
 #include <cstdio>
 #include <cstring>
@@ -9,6 +10,7 @@
 #include <string>
 #include <vector>
 
+#include "record/atomic_file.h"
 #include "tools/ab_command.h"
 #include "tools/compare_command.h"
 #include "tools/env_command.h"
@@ -40,9 +42,19 @@ int checked_exit(int code) {
 
 int run_command(int argc, char** argv);
 
+// Ends the process as the signal would, without leaving the temporary file of a report being written.
+extern "C" void remove_temporary_and_die(int signal) {
+  gbx::remove_temporary_file_now();
+  std::signal(signal, SIG_DFL);
+  std::raise(signal);
+}
+
 }  // namespace
 
-int main(int argc, char** argv) { return checked_exit(run_command(argc, argv)); }
+int main(int argc, char** argv) {
+  for (const int signal : {SIGINT, SIGTERM, SIGHUP}) std::signal(signal, remove_temporary_and_die);
+  return checked_exit(run_command(argc, argv));
+}
 
 namespace {
 
