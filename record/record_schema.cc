@@ -74,7 +74,7 @@ std::string type_name(const json& value) { return value.is_number_integer() ? "i
 
 class Checker {
  public:
-  explicit Checker(const json& root) : root_(root) {}
+  Checker(const json& root, bool presence) : root_(root), presence_(presence) {}
 
   // The first violation of schema by value at where, or "".
   std::string check(const json& schema, const json& value, const std::string& where) const {
@@ -130,6 +130,7 @@ class Checker {
 
   std::string check_object_keyword(const json& schema, const std::string& keyword, const json& argument,
                                    const json& value, const std::string& where) const {
+    if ((keyword == "required" || keyword == "dependentRequired") && !presence_) return "";
     if (keyword == "required") {
       for (const json& key : argument) {
         if (!value.contains(key.get<std::string>())) return where + ": has no \"" + key.get<std::string>() + "\"";
@@ -225,6 +226,7 @@ class Checker {
   }
 
   const json& root_;
+  const bool presence_;  // false: required and dependentRequired are not checked
 };
 
 }  // namespace
@@ -234,11 +236,15 @@ const nlohmann::json& record_schema() {
   return schema;
 }
 
-std::string schema_violation(const nlohmann::json& schema, const nlohmann::json& value) {
-  const std::string fault = Checker(schema).check(schema, value, "");
+std::string schema_violation(const nlohmann::json& schema, const nlohmann::json& value, bool presence) {
+  const std::string fault = Checker(schema, presence).check(schema, value, "");
   return fault.rfind(":", 0) == 0 ? "the top level" + fault : fault;
 }
 
 std::string schema_violation(const nlohmann::json& record) { return schema_violation(record_schema(), record); }
+
+std::string schema_type_violation(const nlohmann::json& record) {
+  return schema_violation(record_schema(), record, false);
+}
 
 }  // namespace gbx

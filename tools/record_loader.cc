@@ -171,7 +171,7 @@ LoadedRecord load_record(const std::string& path) {
   // After the checks above, so that their more specific messages come first; before the seal, so
   // that a record sealed over bad content is still refused for the content.
   if (record.has_gbx) {
-    const std::string violation = schema_violation(j);
+    const std::string violation = schema_type_violation(j);
     if (!violation.empty()) bad(path, "not a valid gbx record (docs/gbx-record.schema.json): " + violation);
   }
   // Last, so that a structural fault is named as such rather than as the seal it also breaks.
