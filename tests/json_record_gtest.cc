@@ -11,7 +11,6 @@
 #include <iomanip>
 #include <limits>
 #include <optional>
-#include <regex>
 #include <sstream>
 #include <stdexcept>
 #include <string>
@@ -20,6 +19,7 @@
 #include <nlohmann/json.hpp>
 
 #include "record/atomic_file.h"
+#include "tests/support/regex.h"
 #include "record/json_record.h"
 
 namespace {
@@ -51,10 +51,10 @@ TEST(ReplaceNonFinite, OrdinaryJsonIsUnchanged) {
 }
 
 TEST(RunId, IsAVersion4Uuid) {
-  const std::regex uuid("^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$");
+  const std::string uuid = "^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$";
   for (int i = 0; i < 100; ++i) {
     const std::string id = gbx::new_run_id();
-    EXPECT_TRUE(std::regex_match(id, uuid)) << id;
+    EXPECT_TRUE(gbx_test::regex_match(id, uuid)) << id;
   }
 }
 
@@ -73,7 +73,7 @@ TEST(UtcTimestamp, Iso8601) {
   const std::time_t before = std::time(nullptr);
   const std::string text = gbx::utc_timestamp();
   const std::time_t after = std::time(nullptr);
-  EXPECT_TRUE(std::regex_match(text, std::regex(R"(^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}Z$)"))) << text;
+  EXPECT_TRUE(gbx_test::regex_match(text, R"(^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}Z$)")) << text;
   const std::time_t parsed = parse_utc(text, "%Y-%m-%dT%H:%M:%SZ");
   EXPECT_GE(parsed, before);  // UTC, not local time
   EXPECT_LE(parsed, after);
@@ -83,7 +83,7 @@ TEST(UtcTimestamp, Compact) {
   const std::time_t before = std::time(nullptr);
   const std::string text = gbx::utc_timestamp(true);
   const std::time_t after = std::time(nullptr);
-  EXPECT_TRUE(std::regex_match(text, std::regex(R"(^\d{8}T\d{6}Z$)"))) << text;
+  EXPECT_TRUE(gbx_test::regex_match(text, R"(^\d{8}T\d{6}Z$)")) << text;
   const std::time_t parsed = parse_utc(text, "%Y%m%dT%H%M%SZ");
   EXPECT_GE(parsed, before);
   EXPECT_LE(parsed, after);

@@ -2,12 +2,12 @@
 // Benchmark's output tests: each expected pattern must match a later line than the one before.
 #include <gtest/gtest.h>
 
-#include <regex>
 #include <sstream>
 #include <string>
 #include <vector>
 
 #include "reporters/console_table.h"
+#include "tests/support/regex.h"
 #include "record/json_record.h"
 #include "reporters/run_analysis.h"
 #include "tests/support/reporter_run.h"
@@ -22,7 +22,7 @@ std::string first_unmatched(const std::string& output, const std::vector<std::st
   std::string line;
   std::size_t next = 0;
   while (next < patterns.size() && std::getline(lines, line)) {
-    if (std::regex_search(line, std::regex(patterns[next]))) ++next;
+    if (gbx_test::regex_search(line, patterns[next])) ++next;
   }
   return next == patterns.size() ? "" : patterns[next];
 }

@@ -2,11 +2,11 @@
 // trend), incompatible records, plain Google Benchmark JSON, and names that Markdown would misread.
 #include <gtest/gtest.h>
 
-#include <regex>
 #include <sstream>
 #include <string>
 
 #include "tests/report/records.h"
+#include "tests/support/regex.h"
 #include "tools/markdown_report.h"
 #include "tools/report_model.h"
 
@@ -16,10 +16,9 @@ using report_test::Entry;
 
 // How many lines match the pattern as a whole.
 int count_lines(const std::string& text, const std::string& pattern) {
-  const std::regex re(pattern);
   std::istringstream in(text);
   int count = 0;
-  for (std::string line; std::getline(in, line);) count += std::regex_match(line, re) ? 1 : 0;
+  for (std::string line; std::getline(in, line);) count += gbx_test::regex_match(line, pattern) ? 1 : 0;
   return count;
 }
 
