@@ -104,7 +104,7 @@ std::string markdown_text(const std::string& text) {
       out += "&gt;";
     } else if (c == '&') {
       out += "&amp;";
-    } else if (std::string("\\`*_[]()!|~#").find(c) != std::string::npos) {
+    } else if (std::string("\\`*_[]!|~").find(c) != std::string::npos) {
       out += '\\';
       out += c;
     } else {

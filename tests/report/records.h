@@ -76,7 +76,7 @@ inline json gbx_entry(const Entry& e) {
   if (e.error) {
     accuracy = {{"rel_l2_error", *e.error}, {"passed", e.passed}, {"tolerance", 1e-4}, {"reference", "float64"}};
   }
-  json throughput = nullptr;
+  json throughput = json::object();
   if (e.gflops || e.gbytes) {
     throughput = {{"gflops_per_second", e.gflops ? json(*e.gflops) : json(nullptr)},
                   {"gbytes_per_second", e.gbytes ? json(*e.gbytes) : json(nullptr)},
@@ -124,6 +124,18 @@ inline json gbx_entry(const Entry& e) {
   return entry;
 }
 
+// A schema-valid run id (a UUID v4) that carries a test's label in its last 12 hex digits.
+inline std::string test_uuid(const std::string& label) {
+  static const char* hex = "0123456789abcdef";
+  std::string digits;
+  for (const char c : label) {
+    digits += hex[(static_cast<unsigned char>(c) >> 4) & 0xF];
+    digits += hex[static_cast<unsigned char>(c) & 0xF];
+  }
+  digits = digits.size() >= 12 ? digits.substr(digits.size() - 12) : std::string(12 - digits.size(), '0') + digits;
+  return "00000000-0000-4000-8000-" + digits;
+}
+
 inline json gbx_record(const std::vector<Entry>& entries, const std::string& run_id, const std::string& created,
                        const std::string& cache = "hot") {
   json benchmarks = json::array();
@@ -132,7 +144,7 @@ inline json gbx_record(const std::vector<Entry>& entries, const std::string& run
                  {"benchmarks", benchmarks},
                  {"gbx",
                   {{"schema_version", 1},
-                   {"run_id", run_id},
+                   {"run_id", test_uuid(run_id)},
                    {"created_utc", created},
                    {"protocol", {{"cache", cache}, {"warmup_runs", 10}, {"min_samples", 20}, {"max_samples", 100}}},
                    {"environment",

@@ -62,7 +62,7 @@ TEST(ReportModel, OneRepetitionTakesTheRecordedStatisticsAndFacts) {
   const ReportModel model =
       build_report_model({report_test::write(report_test::gbx_record({e}, "run-a", "2026-01-01T00:00:00Z"), "one")});
   const auto& run = model.runs[0];
-  EXPECT_EQ(run.run_id, "run-a");
+  EXPECT_EQ(run.run_id, report_test::test_uuid("run-a"));
   EXPECT_EQ(run.checksum_status, "intact");
   EXPECT_TRUE(run.missing_facts.empty());
   const auto& row = run.benchmarks.at(0);
