@@ -103,8 +103,12 @@ void expect_markdown_safe(const std::string& output, const std::string& what) {
         outside += c;
       }
     }
-    for (const char* raw : {"<!--", "<script", "![](", "](http", "a|b", "\x1B", "\r", "\x07"}) {
+    for (const char* raw : {"<!--", "<script", "![](", "a|b", "\x1B", "\r", "\x07"}) {
       EXPECT_EQ(outside.find(raw), std::string::npos) << what << ": raw " << raw << " in: " << line;
+    }
+    // A link needs "](" with an unescaped "]".
+    for (std::size_t at = outside.find("]("); at != std::string::npos; at = outside.find("](", at + 1)) {
+      EXPECT_TRUE(at > 0 && outside[at - 1] == '\\') << what << ": a link in: " << line;
     }
   }
   expect_terminal_safe(output, what);
