@@ -2,11 +2,10 @@
 // differ, and what --allow-incompatible does.
 #include <gtest/gtest.h>
 
-#include <fstream>
 #include <sstream>
 #include <string>
 
-#include "record/checksum.h"
+#include "tests/support/sealed_record_file.h"
 #include "tools/compare_command.h"
 
 namespace {
@@ -47,12 +46,7 @@ std::string write_record(const std::string& name, const Facts& f) {
           {"source", {{"commit", f.commit}}},
           {"build", {{"build_type", "Release"}, {"google_benchmark", "1.7.1"}}},
           {"gpus", {{{"name", f.gpu}, {"driver_version", f.driver}, {"runtime_version", "13.0"}}}}}}}}};
-  gbx::seal_record(record);
-  // ctest runs each test in its own process, in parallel: one file name per test.
-  const std::string test = ::testing::UnitTest::GetInstance()->current_test_info()->name();
-  const std::string path = ::testing::TempDir() + test + "_" + name;
-  std::ofstream(path) << record.dump(2);
-  return path;
+  return gbx_test::write_sealed_record(name, record);
 }
 
 struct Outcome {

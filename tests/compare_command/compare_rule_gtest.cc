@@ -4,12 +4,11 @@
 #include <gtest/gtest.h>
 
 #include <cmath>
-#include <fstream>
 #include <random>
 #include <sstream>
 #include <string>
 
-#include "record/checksum.h"
+#include "tests/support/sealed_record_file.h"
 #include "tools/compare_command.h"
 #include "tools/record_loader.h"
 
@@ -53,15 +52,6 @@ nlohmann::json record_json(const Groups& groups, double resolution = 1e-9, doubl
           {"gbx", {{"schema_version", 1}, {"protocol", {{"cache", "hot"}, {"warmup_runs", 10}}}}}};
 }
 
-std::string write(const std::string& name, nlohmann::json record) {
-  gbx::seal_record(record);
-  // ctest runs each test in its own process, in parallel: one file name per test.
-  const std::string test = ::testing::UnitTest::GetInstance()->current_test_info()->name();
-  const std::string path = ::testing::TempDir() + test + "_" + name;
-  std::ofstream(path) << record.dump(2);
-  return path;
-}
-
 struct Outcome {
   int code;
   std::string out;
@@ -71,8 +61,8 @@ struct Outcome {
 
 Outcome compare(const nlohmann::json& base, const nlohmann::json& candidate) {
   gbx::tools::CompareOptions options;
-  options.base = write("rule_base.json", base);
-  options.candidate = write("rule_candidate.json", candidate);
+  options.base = gbx_test::write_sealed_record("rule_base.json", base);
+  options.candidate = gbx_test::write_sealed_record("rule_candidate.json", candidate);
   std::ostringstream out, err;
   Outcome o;
   o.code = gbx::tools::compare_records(options, out, err);
@@ -171,7 +161,7 @@ TEST(ProcessGroups, AbsentIsOneGroupAndRepetitionsJoinTheirProcess) {
   nlohmann::json record = record_json(simulate(9, 3, 4, 1.0));
   nlohmann::json repetition = record["benchmarks"][0];
   record["benchmarks"].push_back(repetition);
-  const gbx::tools::LoadedRecord loaded = gbx::tools::load_record(write("groups.json", record));
+  const gbx::tools::LoadedRecord loaded = gbx::tools::load_record(gbx_test::write_sealed_record("groups.json", record));
   ASSERT_EQ(loaded.benchmarks.size(), 1u);
   EXPECT_EQ(loaded.benchmarks[0].samples.size(), 24u);
   ASSERT_EQ(loaded.benchmarks[0].process_samples.size(), 3u);
