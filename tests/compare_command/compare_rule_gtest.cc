@@ -37,17 +37,21 @@ nlohmann::json record_json(const Groups& groups, double resolution = 1e-9, doubl
     for (double x : groups[p]) samples.push_back(x);
     process_samples.push_back({{"process", p}, {"pid", 100 + p}, {"position", 0}, {"count", groups[p].size()}});
   }
-  nlohmann::json gbx = {{"problem", "p/n=1"},
-                        {"variant", "v"},
-                        {"region", "cpu"},
-                        {"precision", "fp32"},
-                        {"measurement", {{"timer", "cpu"}, {"cache", "hot"}, {"timer_resolution_seconds", resolution},
-                                         {"batch", batch}}},
-                        {"samples", samples}};
+  nlohmann::json gbx = {
+      {"problem", "p/n=1"},
+      {"variant", "v"},
+      {"region", "cpu"},
+      {"precision", "fp32"},
+      {"measurement", {{"timer", "cpu"}, {"cache", "hot"}, {"timer_resolution_seconds", resolution}, {"batch", batch}}},
+      {"samples", samples}};
   if (groups.size() >= 2) gbx["process_samples"] = process_samples;
   return {{"context", {{"caches", nlohmann::json::array()}}},
           {"benchmarks",
-           {{{"name", "b"}, {"run_type", "iteration"}, {"real_time", 1.0}, {"cpu_time", 1.0}, {"time_unit", "ms"},
+           {{{"name", "b"},
+             {"run_type", "iteration"},
+             {"real_time", 1.0},
+             {"cpu_time", 1.0},
+             {"time_unit", "ms"},
              {"gbx", gbx}}}},
           {"gbx", {{"schema_version", 1}, {"protocol", {{"cache", "hot"}, {"warmup_runs", 10}}}}}};
 }
@@ -151,8 +155,8 @@ TEST(CompareRule, QuantizedSamplesNeverGiveAZeroWidthRatio) {
   const Outcome batched = compare(record_json(ticks, 1e-4, 100), record_json(ticks, 1e-4, 100));
   EXPECT_NEAR(batched.json["ratio"]["upper"].get<double>(), (1.0 + 0.5 / 3.0) / (1.0 - 0.5 / 3.0), 1e-12);
   // The single-process median interval is widened too.
-  const Outcome single = compare(record_json({std::vector<double>(20, 3e-6)}, 1e-6),
-                                 record_json({std::vector<double>(20, 3e-6)}, 1e-6));
+  const Outcome single =
+      compare(record_json({std::vector<double>(20, 3e-6)}, 1e-6), record_json({std::vector<double>(20, 3e-6)}, 1e-6));
   EXPECT_NEAR(single.json["base_median"]["lower"].get<double>(), 2.5e-6, 1e-15);
   EXPECT_NEAR(single.json["base_median"]["upper"].get<double>(), 3.5e-6, 1e-15);
 }
