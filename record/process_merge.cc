@@ -7,7 +7,6 @@
 #include <tuple>
 
 #include "record/json_number.h"
-#include "stats/hierarchical.h"
 
 namespace gbx {
 
@@ -243,8 +242,10 @@ void merge_benchmark(const std::string& name, const std::vector<ProcessOutcome>&
     iteration_real[row.value("run_name", "")].push_back(real);
     iteration_cpu[row.value("run_name", "")].push_back(middle(cpu_values));
     merged.benchmark = std::move(row);
-    merged.analysis = analyze_run(record, options);
-    merged.analysis->hierarchical = hierarchical_median(sample_groups, coarsest_tick, options.bootstrap.level);
+    AnalysisOptions by_process = options;
+    by_process.process_groups = &sample_groups;
+    by_process.process_resolution_seconds = coarsest_tick;
+    merged.analysis = analyze_run(record, by_process);
     merged.record = std::move(record);
     merged.process_samples = std::move(groups);
     out.push_back(std::move(merged));

@@ -99,6 +99,7 @@ RunAnalysis analyze_run(const RunRecord& record, const AnalysisOptions& options)
   const Measurement& m = record.measurement;
   const double per_run = m.batch >= 1 ? m.timer_resolution_seconds / static_cast<double>(m.batch) : 0.0;
   const double tick = std::isfinite(per_run) ? per_run : 0.0;  // unknown in some older records
+  const BootstrapResult unwidened_median = a.median_ci;
   if (a.median_ci.interval) widen_for_resolution(*a.median_ci.interval, tick);
   a.mean_ci = bootstrap_interval(samples, BootstrapStatistic::mean, options.bootstrap);
   a.mean_t_ci = student_t_interval(samples, options.bootstrap.level);
@@ -116,7 +117,10 @@ RunAnalysis analyze_run(const RunRecord& record, const AnalysisOptions& options)
     a.throughput =
         compute_throughput(record.flops_per_run, record.bytes_per_run, a.summary->median, peak, record.precision);
   }
-  a.hierarchical = hierarchical_median({samples}, tick, options.bootstrap.level);
+  a.hierarchical = options.process_groups != nullptr && options.process_groups->size() > 1
+                       ? hierarchical_median(*options.process_groups, options.process_resolution_seconds,
+                                             options.bootstrap.level)
+                       : single_process_median(samples, unwidened_median, tick, options.bootstrap.level);
   add_flags(record, a);
   return a;
 }

@@ -34,8 +34,8 @@ struct RunAnalysis {
   OutlierReport outliers;
   Throughput throughput;  // at the median
   std::vector<Flag> flags;
-  // The process-level median (gbx.stats.hierarchical): one group here, marked single_process; a
-  // record merged from several processes replaces it with the estimate over its process groups.
+  // The process-level median (gbx.stats.hierarchical): over AnalysisOptions::process_groups when
+  // given, else one group marked single_process (reusing median_ci rather than bootstrapping again).
   std::optional<HierarchicalEstimate> hierarchical;
 };
 
@@ -43,6 +43,10 @@ struct AnalysisOptions {
   BootstrapOptions bootstrap;
   const Peak* cpu_peak = nullptr;  // for benchmarks of region cpu
   const Peak* gpu_peak = nullptr;  // for device and end_to_end benchmarks
+  // The samples per process of a record merged from several processes, and their coarsest per-run
+  // tick; the process-level median is then taken over these groups instead of one.
+  const std::vector<std::vector<double>>* process_groups = nullptr;
+  double process_resolution_seconds = 0.0;
 };
 
 RunAnalysis analyze_run(const RunRecord& record, const AnalysisOptions& options = {});

@@ -185,12 +185,45 @@ std::optional<HierarchicalEstimate> hierarchical_median(const std::vector<std::v
   return hierarchical_median(groups, resolution_seconds, options);
 }
 
+std::optional<HierarchicalEstimate> single_process_median(const std::vector<double>& samples,
+                                                          const BootstrapResult& median, double resolution_seconds,
+                                                          double level) {
+  if (!(level > 0.0 && level < 1.0) || !median.interval || samples.empty() || !all_finite(samples)) {
+    return std::nullopt;
+  }
+  const std::vector<std::vector<double>> one{samples};
+  if (!log_medians(one)) return std::nullopt;
+  HierarchicalEstimate estimate;
+  estimate.processes = 1;
+  estimate.samples_per_process.push_back(samples.size());
+  estimate.level = level;
+  estimate.resolution_seconds = std::max(0.0, resolution_seconds);
+  const std::optional<double> within = within_variance_log(one);
+  if (within) estimate.within_process_cv = cv_of_log_variance(*within);
+  estimate.single_process = true;
+  estimate.median = median.estimate;
+  estimate.method = "single-process-" + std::string(to_string(median.method)) + "-" + to_string(median.distribution);
+  Interval interval = *median.interval;
+  widen_for_resolution(interval, estimate.resolution_seconds);
+  estimate.lower = interval.lower;
+  estimate.upper = interval.upper;
+  return estimate;
+}
+
 std::optional<HierarchicalEstimate> hierarchical_median(const std::vector<std::vector<double>>& groups,
                                                         double resolution_seconds, const HierarchicalOptions& options) {
   const double level = options.level;
   if (!(level > 0.0 && level < 1.0)) return std::nullopt;
   const auto kept = nonempty_groups(groups);
   if (!kept || kept->empty()) return std::nullopt;
+  if (kept->size() == 1) {
+    BootstrapOptions bootstrap;
+    bootstrap.level = level;
+    bootstrap.seed = options.seed;
+    const std::vector<double>& samples = kept->front();
+    return single_process_median(samples, bootstrap_interval(samples, BootstrapStatistic::median, bootstrap),
+                                 resolution_seconds, level);
+  }
   const auto logs = log_medians(*kept);
   if (!logs) return std::nullopt;
 
@@ -203,44 +236,32 @@ std::optional<HierarchicalEstimate> hierarchical_median(const std::vector<std::v
   if (within) estimate.within_process_cv = cv_of_log_variance(*within);
 
   Interval interval;
-  if (kept->size() == 1) {
-    BootstrapOptions bootstrap;
-    bootstrap.level = level;
-    bootstrap.seed = options.seed;
-    const BootstrapResult result = bootstrap_interval(kept->front(), BootstrapStatistic::median, bootstrap);
-    if (!result.interval) return std::nullopt;
-    estimate.single_process = true;
-    estimate.median = result.estimate;
-    interval = *result.interval;
-    estimate.method = "single-process-" + std::string(to_string(result.method)) + "-" + to_string(result.distribution);
+  const double k = static_cast<double>(kept->size());
+  const double center = mean_of(*logs);
+  const double spread = sample_variance(*logs);
+  estimate.median = std::exp(center);
+  if (options.method == HierarchicalMethod::log_t) {
+    const double half = t_quantile(k - 1.0, (1.0 + level) / 2.0) * std::sqrt(spread / k);
+    interval.lower = std::exp(center - half);
+    interval.upper = std::exp(center + half);
   } else {
-    const double k = static_cast<double>(kept->size());
-    const double center = mean_of(*logs);
-    const double spread = sample_variance(*logs);
-    estimate.median = std::exp(center);
-    if (options.method == HierarchicalMethod::log_t) {
-      const double half = t_quantile(k - 1.0, (1.0 + level) / 2.0) * std::sqrt(spread / k);
-      interval.lower = std::exp(center - half);
-      interval.upper = std::exp(center + half);
-    } else {
-      const auto bounds = two_level_bootstrap(*kept, level, std::max<std::size_t>(options.resamples, 1), options.seed);
-      if (!bounds) return std::nullopt;
-      interval.lower = bounds->first;
-      interval.upper = bounds->second;
-    }
-    estimate.method = to_string(options.method);
-
-    const double within_variance = within.value_or(0.0);
-    const double explained = median_variance_factor() * within_variance * mean_reciprocal_size(*kept);
-    const double between_variance = std::max(0.0, spread - explained);
-    estimate.between_process_cv = cv_of_log_variance(between_variance);
-    const double sample_seconds = options.sample_seconds > 0.0 ? options.sample_seconds : estimate.median;
-    const double process_seconds = options.process_seconds > 0.0
-                                       ? options.process_seconds
-                                       : kAssumedProcessStartSeconds + kAssumedWarmupSamples * sample_seconds;
-    estimate.plan = plan_replication(between_variance, within_variance, process_seconds, sample_seconds,
-                                     options.plan_target, level);
+    const auto bounds = two_level_bootstrap(*kept, level, std::max<std::size_t>(options.resamples, 1), options.seed);
+    if (!bounds) return std::nullopt;
+    interval.lower = bounds->first;
+    interval.upper = bounds->second;
   }
+  estimate.method = to_string(options.method);
+
+  const double within_variance = within.value_or(0.0);
+  const double explained = median_variance_factor() * within_variance * mean_reciprocal_size(*kept);
+  const double between_variance = std::max(0.0, spread - explained);
+  estimate.between_process_cv = cv_of_log_variance(between_variance);
+  const double sample_seconds = options.sample_seconds > 0.0 ? options.sample_seconds : estimate.median;
+  const double process_seconds = options.process_seconds > 0.0
+                                     ? options.process_seconds
+                                     : kAssumedProcessStartSeconds + kAssumedWarmupSamples * sample_seconds;
+  estimate.plan = plan_replication(between_variance, within_variance, process_seconds, sample_seconds,
+                                   options.plan_target, level);
   widen_for_resolution(interval, estimate.resolution_seconds);
   estimate.lower = interval.lower;
   estimate.upper = interval.upper;

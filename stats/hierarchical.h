@@ -6,6 +6,7 @@
 #include <string>
 #include <vector>
 
+#include "stats/bootstrap.h"
 #include "stats/comparison.h"
 #include "stats/statistics.h"
 
@@ -102,6 +103,12 @@ std::optional<HierarchicalEstimate> hierarchical_median(const std::vector<std::v
 std::optional<HierarchicalEstimate> hierarchical_median(const std::vector<std::vector<double>>& groups,
                                                         double resolution_seconds, double level = 0.95,
                                                         std::uint64_t seed = 0x5eed);
+
+// The one-group estimate from a median interval the caller has already computed (bootstrap_interval
+// of `samples`, not yet widened), so that a single-process record does not bootstrap its median twice.
+std::optional<HierarchicalEstimate> single_process_median(const std::vector<double>& samples,
+                                                          const BootstrapResult& median, double resolution_seconds,
+                                                          double level);
 
 // The ratio CAND/BASE of two sides given as process groups, with its test.
 // Both sides with >= 2 processes: ratio exp(mean log m_cand - mean log m_base), Welch's t interval and
