@@ -49,10 +49,6 @@ struct ProcessRunResults {
   std::uint64_t order_seed = 0;
 };
 
-// The wire format of a RunRecord between a child and its parent (lossless, unlike the record's entry).
-nlohmann::json run_record_json(const RunRecord& record);
-RunRecord run_record_from_json(const nlohmann::json& json);
-
 // One entry of the merged record: Google Benchmark's row, the merged fixture record, its statistics,
 // and how its samples split into processes (empty for aggregates and failures).
 struct MergedRow {

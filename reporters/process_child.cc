@@ -16,6 +16,7 @@
 #include "extensions/interrupt.h"
 #include "record/json_record.h"
 #include "record/process_merge.h"
+#include "record/run_record_wire.h"
 #include "reporters/gbx_reporter.h"
 
 namespace gbx {

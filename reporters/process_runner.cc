@@ -15,6 +15,7 @@
 #include <stdexcept>
 
 #include "extensions/interrupt.h"
+#include "record/run_record_wire.h"
 
 extern char** environ;
 

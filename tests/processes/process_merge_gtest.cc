@@ -8,6 +8,7 @@
 #include <sstream>
 
 #include "record/process_merge.h"
+#include "record/run_record_wire.h"
 #include "reporters/process_child.h"
 #include "reporters/process_progress.h"
 #include "reporters/process_runner.h"
