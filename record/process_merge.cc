@@ -265,6 +265,7 @@ Json run_record_json(const RunRecord& r) {
             {"seed", r.seed},
             {"precision", r.precision},
             {"skipped", r.skipped},
+            {"skip_code", r.skip_code},
             {"interrupted", r.interrupted},
             {"error", r.error}};
   if (r.accuracy) {
@@ -320,6 +321,7 @@ RunRecord run_record_from_json(const Json& j) {
   r.seed = j.at("seed").get<std::uint64_t>();
   r.precision = j.at("precision").get<std::string>();
   r.skipped = j.at("skipped").get<bool>();
+  r.skip_code = j.value("skip_code", std::string());
   r.interrupted = j.at("interrupted").get<bool>();
   r.error = j.at("error").get<std::string>();
   if (const auto a = j.find("accuracy"); a != j.end() && a->is_object()) {
@@ -397,10 +399,13 @@ Json build_process_record(const ProcessRunResults& results, const std::vector<Me
     analyses.push_back(row.analysis);
   }
   Json record = build_record(google_benchmark.dump(), records, header, &analyses);
+  std::size_t kept = 0;  // the index of rows[i] in `benchmarks`, which leaves some rows out
   for (std::size_t i = 0; i < rows.size(); ++i) {
-    if (!rows[i].process_samples.is_null() && record["benchmarks"][i].contains("gbx")) {
-      record["benchmarks"][i]["gbx"]["process_samples"] = rows[i].process_samples;
+    if (left_out_of_benchmarks(rows[i].record)) continue;
+    if (!rows[i].process_samples.is_null() && record["benchmarks"][kept].contains("gbx")) {
+      record["benchmarks"][kept]["gbx"]["process_samples"] = rows[i].process_samples;
     }
+    ++kept;
   }
   record["gbx"]["processes"] = processes_json(results);
   return record;
