@@ -60,8 +60,8 @@ int main(int argc, char** argv) {
     std::fprintf(stderr, "change_point_rates: the number of trials must be a positive integer\n");
     return 2;
   }
-  std::printf("E-divisive means, alpha 0.05, %d permutations, %d series per setting\n",
-              gbx::kChangePointPermutations, trials);
+  std::printf("E-divisive means, alpha 0.05, %d permutations, %d series per setting\n", gbx::kChangePointPermutations,
+              trials);
   std::printf("%6s %7s %7s %11s %12s\n", "runs", "noise", "step", "detection", "false alarm");
   for (const std::size_t runs : {8, 12, 20, 40}) {
     for (const double sd : {0.01, 0.03}) {

@@ -28,10 +28,12 @@ UnavailableReason classify_cuda_probe(const CudaProbe& probe) {
                                        " gbx was built with (" + said + ")"};
   }
   if (probe.status_name == "cudaErrorStubLibrary") {
-    return {"cuda_stub_library", "only the CUDA toolkit's stub libcuda.so was found, not the NVIDIA driver (" + said + ")"};
+    return {"cuda_stub_library",
+            "only the CUDA toolkit's stub libcuda.so was found, not the NVIDIA driver (" + said + ")"};
   }
   if (probe.status_name == "cudaErrorSystemDriverMismatch") {
-    return {"cuda_driver_mismatch", "the NVIDIA kernel module and the driver library are different versions (" + said + ")"};
+    return {"cuda_driver_mismatch",
+            "the NVIDIA kernel module and the driver library are different versions (" + said + ")"};
   }
   if (probe.status_name == "cudaErrorDevicesUnavailable") {
     return {"cuda_devices_busy", "every CUDA device is busy or set unavailable by its compute mode (" + said + ")"};

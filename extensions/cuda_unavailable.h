@@ -10,8 +10,8 @@ struct CudaProbe {
   std::string status_name;         // cudaGetDeviceCount's status, e.g. "cudaSuccess", "cudaErrorNoDevice"
   std::string status_description;  // the runtime's own description of it
   int device_count = 0;
-  int driver_version = 0;   // cudaDriverGetVersion: 0 when no driver library is loaded
-  int runtime_version = 0;  // cudaRuntimeGetVersion, e.g. 13000
+  int driver_version = 0;          // cudaDriverGetVersion: 0 when no driver library is loaded
+  int runtime_version = 0;         // cudaRuntimeGetVersion, e.g. 13000
   bool nvidia_pci_device = false;  // an NVIDIA display or 3D controller is on the PCI bus
 };
 

@@ -100,15 +100,13 @@ nlohmann::json not_run_json(const std::string& name, const RunRecord& r) {
   const std::string suffix = "/" + r.variant;
   const bool ends_with_variant = r.benchmark.size() > suffix.size() &&
                                  r.benchmark.compare(r.benchmark.size() - suffix.size(), suffix.size(), suffix) == 0;
-  const std::string family = ends_with_variant ? r.benchmark.substr(0, r.benchmark.size() - suffix.size()) : r.benchmark;
+  const std::string family =
+      ends_with_variant ? r.benchmark.substr(0, r.benchmark.size() - suffix.size()) : r.benchmark;
   const std::string prefix = "skipped: ";
   const std::string reason = r.error.rfind(prefix, 0) == 0 ? r.error.substr(prefix.size()) : r.error;
-  return {{"name", name},
-          {"family", family},
-          {"problem", r.problem},
-          {"variant", r.variant},
-          {"reason", reason},
-          {"reason_code", r.skip_code.empty() ? "unavailable" : r.skip_code}};
+  return {{"name", name},         {"family", family},
+          {"problem", r.problem}, {"variant", r.variant},
+          {"reason", reason},     {"reason_code", r.skip_code.empty() ? "unavailable" : r.skip_code}};
 }
 
 std::string new_run_id() {

@@ -49,7 +49,8 @@ void ConsoleTable::print_row(const benchmark::BenchmarkReporter::Run& run, const
                              const std::optional<RunAnalysis>& analysis) {
   if (record && record->skipped) {
     const std::string prefix = "skipped: ";
-    const std::string reason = record->error.rfind(prefix, 0) == 0 ? record->error.substr(prefix.size()) : record->error;
+    const std::string reason =
+        record->error.rfind(prefix, 0) == 0 ? record->error.substr(prefix.size()) : record->error;
     const std::string name = record->problem + " " + record->variant;
     // Listed once, however many repetitions skipped.
     const bool listed = std::any_of(not_run_.begin(), not_run_.end(), [&](const NotRun& n) { return n.name == name; });
@@ -118,8 +119,8 @@ void ConsoleTable::print_footer() {
       ++count;
       all_cuda = all_cuda && item.cuda;
     }
-    out_ << count << (all_cuda ? " CUDA" : "") << (count == 1 ? " benchmark" : " benchmarks") << " not run: "
-         << terminal_text(reason) << (list_not_run_ ? ":" : "; --gbx_list_not_run lists them") << "\n";
+    out_ << count << (all_cuda ? " CUDA" : "") << (count == 1 ? " benchmark" : " benchmarks")
+         << " not run: " << terminal_text(reason) << (list_not_run_ ? ":" : "; --gbx_list_not_run lists them") << "\n";
     if (!list_not_run_) continue;
     for (const auto& item : not_run_) {
       if (item.reason == reason) out_ << "  " << terminal_text(item.name) << "\n";

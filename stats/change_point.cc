@@ -166,8 +166,8 @@ std::vector<ChangePoint> detect_change_points(const std::vector<double>& medians
   for (std::size_t k = 1; k + 1 < boundaries.size(); ++k) {
     const double before = median_in(medians, boundaries[k - 1], boundaries[k]);
     const double after = median_in(medians, boundaries[k], boundaries[k + 1]);
-    const auto candidate = std::find_if(found.begin(), found.end(),
-                                        [&](const Candidate& c) { return c.index == boundaries[k]; });
+    const auto candidate =
+        std::find_if(found.begin(), found.end(), [&](const Candidate& c) { return c.index == boundaries[k]; });
     points.push_back({boundaries[k], before, after, before != 0.0 ? after / before - 1.0 : 0.0,
                       candidate != found.end() ? candidate->p_value : 1.0});
   }

@@ -23,11 +23,11 @@
 namespace gbx {
 
 struct ChangePoint {
-  std::size_t index;      // the first run of the new level (0-based)
-  double before_median;   // the median of the run medians from the previous change point to index
-  double after_median;    // ... from index to the next change point
-  double relative_change; // after_median / before_median - 1: positive is slower
-  double p_value;         // of the permutation test that found it
+  std::size_t index;       // the first run of the new level (0-based)
+  double before_median;    // the median of the run medians from the previous change point to index
+  double after_median;     // ... from index to the next change point
+  double relative_change;  // after_median / before_median - 1: positive is slower
+  double p_value;          // of the permutation test that found it
 };
 
 // medians[i], lower[i], upper[i]: run i's median and its interval, oldest run first. alpha: the

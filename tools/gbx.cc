@@ -123,8 +123,9 @@ int run_command(int argc, char** argv) {
 
   gbx::tools::TrendOptions trend_options;
   CLI::App* trend = app.add_subcommand(
-      "trend", "Change points of each benchmark over three records or more: 0 none slower, 1 the latest runs are "
-               "slower, 2 bad input");
+      "trend",
+      "Change points of each benchmark over three records or more: 0 none slower, 1 the latest runs are "
+      "slower, 2 bad input");
   trend->add_option("RUN", trend_options.inputs, "the JSON records, in any order (sorted by date)")->required();
   trend->add_option("--format", trend_options.format, "console (default) or markdown");
   trend->add_option("--alpha", trend_options.alpha, "the permutation test's level (default 0.05)")

@@ -99,8 +99,7 @@ int trend_command(const TrendOptions& options, std::ostream& out, std::ostream& 
         rows << terminal_text(f.series->label) << ": " << change_text(p) << " from run " << terminal_text(run.label)
              << (commit.empty() ? "" : " (commit " + terminal_text(commit) + ")") << ", "
              << format_duration(p.before_median) << " -> " << format_duration(p.after_median)
-             << ", p = " << format_three_digits_compact(p.p_value) << (latest_regression ? "  REGRESSION" : "")
-             << "\n";
+             << ", p = " << format_three_digits_compact(p.p_value) << (latest_regression ? "  REGRESSION" : "") << "\n";
       }
     }
   }

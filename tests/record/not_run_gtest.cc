@@ -44,8 +44,7 @@ TEST(CudaUnavailable, AGpuWithoutDriverIsAMissingDriver) {
 TEST(CudaUnavailable, AnOldDriverNamesBothVersions) {
   const auto reason = gbx::classify_cuda_probe(probe("cudaErrorInsufficientDriver", 12020, true));
   EXPECT_EQ(reason.code, "cuda_driver_too_old");
-  EXPECT_NE(reason.text.find("supports CUDA 12.2, older than the CUDA runtime 13.0"), std::string::npos)
-      << reason.text;
+  EXPECT_NE(reason.text.find("supports CUDA 12.2, older than the CUDA runtime 13.0"), std::string::npos) << reason.text;
 }
 
 TEST(CudaUnavailable, EachRuntimeStatusHasItsCode) {

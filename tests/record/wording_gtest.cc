@@ -13,7 +13,8 @@ gbx::RunRecord stopped_short(const std::string& rule, bool time_bound) {
   gbx::RunRecord r;
   r.region = "cpu";
   r.measurement.timer = gbx::TimerKind::simulated;
-  r.measurement.samples = {1.0e-3, 1.1e-3, 1.2e-3, 1.0e-3, 1.1e-3, 1.2e-3, 1.0e-3, 1.1e-3, 1.2e-3, 1.1e-3, 1.0e-3, 1.2e-3};
+  r.measurement.samples = {1.0e-3, 1.1e-3, 1.2e-3, 1.0e-3, 1.1e-3, 1.2e-3,
+                           1.0e-3, 1.1e-3, 1.2e-3, 1.1e-3, 1.0e-3, 1.2e-3};
   r.measurement.time_bound_reached = time_bound;
   r.stopping.rule = rule;
   r.stopping.target_rel_ci = rule == "target_rel_ci" ? 0.001 : 0.0;

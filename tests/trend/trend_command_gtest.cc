@@ -55,7 +55,8 @@ struct Outcome {
 
 Outcome trend(const std::vector<double>& levels, const std::string& format = "console") {
   gbx::tools::TrendOptions options;
-  for (std::size_t i = 0; i < levels.size(); ++i) options.inputs.push_back(write_run(static_cast<int>(i + 1), levels[i]));
+  for (std::size_t i = 0; i < levels.size(); ++i)
+    options.inputs.push_back(write_run(static_cast<int>(i + 1), levels[i]));
   options.format = format;
   std::ostringstream out, err;
   const int code = gbx::tools::trend_command(options, out, err);
