@@ -17,8 +17,8 @@ CudaFixture::~CudaFixture() = default;
 const char* CudaFixture::region() const { return measured_region() == CudaRegion::device ? "device" : "end_to_end"; }
 
 void CudaFixture::acquire() {
-  const std::string reason = cuda_unavailable_reason();
-  if (!reason.empty()) throw Unavailable(reason);
+  const UnavailableReason reason = cuda_unavailable();
+  if (!reason.code.empty()) throw Unavailable(reason.text, reason.code);
   device_bytes_ = 0;
   GBX_CUDA_CHECK(cudaStreamCreateWithFlags(&stream_, cudaStreamNonBlocking));
   std::size_t total = 0;

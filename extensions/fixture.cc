@@ -165,6 +165,7 @@ void FixtureBase::measure_benchmark(benchmark::State& state, int argument_count)
     failure = e.what();
   } catch (const Unavailable& e) {
     record_.skipped = true;
+    record_.skip_code = e.code();
     failure = std::string("skipped: ") + e.what();
   } catch (const std::exception& e) {
     failure = e.what();

@@ -21,9 +21,15 @@ namespace gbx {
 class CpuCacheFlusher;
 
 // Thrown when a benchmark cannot run on this machine; it is reported as skipped, not failed.
+// code names the cause for tools (e.g. "no_cuda_device"); the message is the plain reason.
 class Unavailable : public std::runtime_error {
  public:
-  using std::runtime_error::runtime_error;
+  explicit Unavailable(const std::string& reason, std::string code = "unavailable")
+      : std::runtime_error(reason), code_(std::move(code)) {}
+  const std::string& code() const { return code_; }
+
+ private:
+  std::string code_;
 };
 
 // What Google Benchmark's public RegisterBenchmark returns, on which ->Arg(...) and friends chain:

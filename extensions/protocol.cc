@@ -93,7 +93,7 @@ CommandLine parse_command_line(const std::vector<std::string>& args) {
   const std::vector<std::string> names = {
       "gbx_warmup",   "gbx_min_samples",   "gbx_max_samples", "gbx_max_time",   "gbx_cache",
       "gbx_out_dir",  "gbx_target_rel_ci", "gbx_processes",   "gbx_order_seed", "gbx_benchmark_timeout",
-      "gbx_progress", "gbx_child",         "gbx_child_order", "gbx_describe"};
+      "gbx_progress", "gbx_child",         "gbx_child_order", "gbx_describe",   "gbx_list_not_run"};
   std::map<std::string, std::string> values;
   CommandLine line;
   for (const auto& arg : args) {
@@ -105,6 +105,11 @@ CommandLine parse_command_line(const std::vector<std::string>& args) {
     const std::string name = arg.substr(2, equals == std::string::npos ? std::string::npos : equals - 2);
     if (std::find(names.begin(), names.end(), name) == names.end()) {
       throw FlagError("unknown flag '" + arg + "'; the gbx flags are:\n" + flags_help());
+    }
+    // The one switch: --gbx_list_not_run alone means =true.
+    if (equals == std::string::npos && name == "gbx_list_not_run") {
+      values.emplace(name, "true");
+      continue;
     }
     if (equals == std::string::npos) throw FlagError("--" + name + " needs a value: --" + name + "=VALUE");
     if (!values.emplace(name, arg.substr(equals + 1)).second) {
@@ -148,6 +153,10 @@ CommandLine parse_command_line(const std::vector<std::string>& args) {
     if (out_dir->empty()) throw FlagError("invalid value '' for --gbx_out_dir: expected a directory");
     line.out_dir = *out_dir;
   }
+  if (const std::string* list = given("gbx_list_not_run")) {
+    if (*list != "true" && *list != "false") refuse("gbx_list_not_run", *list, "true or false");
+    line.list_not_run = *list == "true";
+  }
   parse_process_flags(given, line);
   return line;
 }
@@ -167,7 +176,9 @@ std::string flags_help() {
       << "                         one record (default: everything in this process)\n"
       << "  --gbx_order_seed=S     seed of the processes' random orders (default: drawn, and recorded)\n"
       << "  --gbx_benchmark_timeout=S  a benchmark still running after S seconds is killed and recorded failed\n"
-      << "  --gbx_progress=auto|on|off  progress on stderr (auto: on when stderr is a terminal)\n";
+      << "  --gbx_progress=auto|on|off  progress on stderr (auto: on when stderr is a terminal)\n"
+      << "  --gbx_list_not_run     list each benchmark that cannot run here (no CUDA device, say), not just\n"
+      << "                         their count and reason\n";
   return out.str();
 }
 

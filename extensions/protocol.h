@@ -51,6 +51,7 @@ struct CommandLine {
   Protocol protocol;
   ProcessOptions processes;
   std::string out_dir;                   // --gbx_out_dir: where the record is written, empty for none
+  bool list_not_run = false;             // --gbx_list_not_run: name each benchmark that could not run here
   std::vector<std::string> passthrough;  // everything else, in order, for Google Benchmark
 };
 

@@ -45,6 +45,7 @@ struct RunRecord {
   Measurement measurement;
   StoppingOutcome stopping;
   bool skipped = false;      // could not run here (no device, say): not a failure
+  std::string skip_code;     // why, for tools: e.g. "no_cuda_device" (extensions/cuda_unavailable.h)
   bool interrupted = false;  // stopped by SIGINT/SIGTERM before it finished; left out of the record
   std::string error;         // why it was skipped or failed; empty when it ran
 };

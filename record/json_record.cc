@@ -3,6 +3,7 @@
 #include <cmath>
 #include <ctime>
 #include <random>
+#include <set>
 #include <stdexcept>
 
 #include "record/json_number.h"
@@ -91,6 +92,23 @@ nlohmann::json entry_json(const RunRecord& r, bool aggregate, const RunAnalysis*
   return g;
 }
 
+bool left_out_of_benchmarks(const std::optional<RunRecord>& entry) {
+  return entry && (entry->interrupted || entry->skipped);
+}
+
+nlohmann::json not_run_json(const std::string& name, const RunRecord& r) {
+  const std::string suffix = "/" + r.variant;
+  const bool ends_with_variant = r.benchmark.size() > suffix.size() &&
+                                 r.benchmark.compare(r.benchmark.size() - suffix.size(), suffix.size(), suffix) == 0;
+  const std::string family =
+      ends_with_variant ? r.benchmark.substr(0, r.benchmark.size() - suffix.size()) : r.benchmark;
+  const std::string prefix = "skipped: ";
+  const std::string reason = r.error.rfind(prefix, 0) == 0 ? r.error.substr(prefix.size()) : r.error;
+  return {{"name", name},         {"family", family},
+          {"problem", r.problem}, {"variant", r.variant},
+          {"reason", reason},     {"reason_code", r.skip_code.empty() ? "unavailable" : r.skip_code}};
+}
+
 std::string new_run_id() {
   std::random_device device;
   std::mt19937_64 rng((static_cast<std::uint64_t>(device()) << 32) ^ device());
@@ -164,8 +182,14 @@ nlohmann::json build_record(const std::string& google_benchmark_json,
                            std::to_string(entries.size()) + " runs reported");
   }
   nlohmann::json kept = nlohmann::json::array();
+  nlohmann::json not_run = nlohmann::json::array();
+  std::set<std::string> listed;  // a skip repeats once per repetition; it is listed once
   for (std::size_t i = 0; i < entries.size(); ++i) {
-    if (entries[i] && entries[i]->interrupted) continue;
+    if (entries[i] && entries[i]->skipped && !entries[i]->interrupted) {
+      const std::string name = benchmarks[i].value("run_name", benchmarks[i].value("name", std::string()));
+      if (listed.insert(name).second) not_run.push_back(not_run_json(name, *entries[i]));
+    }
+    if (left_out_of_benchmarks(entries[i])) continue;
     if (entries[i]) {
       const RunAnalysis* analysis =
           analyses != nullptr && i < analyses->size() && (*analyses)[i] ? &*(*analyses)[i] : nullptr;
@@ -182,6 +206,7 @@ nlohmann::json build_record(const std::string& google_benchmark_json,
   top["interrupted"] = header.interrupted;
   top["protocol"] = protocol_json(header.protocol);
   top["environment"] = header.environment;
+  if (!not_run.empty()) top["not_run"] = std::move(not_run);
   return record;
 }
 

@@ -38,6 +38,14 @@ std::string replace_non_finite_with_null(const std::string& json_text);
 // The statistics are computed here when analysis is null.
 nlohmann::json entry_json(const RunRecord& record, bool aggregate, const RunAnalysis* analysis = nullptr);
 
+// Whether entries[i]'s row is left out of `benchmarks`: a benchmark an interrupt stopped, or one
+// that could not run here (listed in gbx.not_run instead, so that dashboards reading `benchmarks`
+// never take it for a 0 s result).
+bool left_out_of_benchmarks(const std::optional<RunRecord>& entry);
+
+// One gbx.not_run item: {name, family, problem, variant, reason, reason_code}.
+nlohmann::json not_run_json(const std::string& name, const RunRecord& record);
+
 nlohmann::json build_record(const std::string& google_benchmark_json,
                             const std::vector<std::optional<RunRecord>>& entries, const RecordHeader& header,
                             const std::vector<std::optional<RunAnalysis>>* analyses = nullptr);

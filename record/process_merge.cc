@@ -280,10 +280,13 @@ Json build_process_record(const ProcessRunResults& results, const std::vector<Me
     analyses.push_back(row.analysis);
   }
   Json record = build_record(google_benchmark.dump(), records, header, &analyses);
+  std::size_t kept = 0;  // the index of rows[i] in `benchmarks`, which leaves some rows out
   for (std::size_t i = 0; i < rows.size(); ++i) {
-    if (!rows[i].process_samples.is_null() && record["benchmarks"][i].contains("gbx")) {
-      record["benchmarks"][i]["gbx"]["process_samples"] = rows[i].process_samples;
+    if (left_out_of_benchmarks(rows[i].record)) continue;
+    if (!rows[i].process_samples.is_null() && record["benchmarks"][kept].contains("gbx")) {
+      record["benchmarks"][kept]["gbx"]["process_samples"] = rows[i].process_samples;
     }
+    ++kept;
   }
   record["gbx"]["processes"] = processes_json(results);
   return record;

@@ -46,6 +46,7 @@ Json run_record_json(const RunRecord& r) {
             {"seed", r.seed},
             {"precision", r.precision},
             {"skipped", r.skipped},
+            {"skip_code", r.skip_code},
             {"interrupted", r.interrupted},
             {"error", r.error}};
   if (r.accuracy) {
@@ -101,6 +102,7 @@ RunRecord run_record_from_json(const Json& j) {
   r.seed = j.at("seed").get<std::uint64_t>();
   r.precision = j.at("precision").get<std::string>();
   r.skipped = j.at("skipped").get<bool>();
+  r.skip_code = j.value("skip_code", std::string());
   r.interrupted = j.at("interrupted").get<bool>();
   r.error = j.at("error").get<std::string>();
   if (const auto a = j.find("accuracy"); a != j.end() && a->is_object()) {

@@ -1,5 +1,6 @@
 #include "reporters/console_table.h"
 #include "reporters/escape.h"
+#include "reporters/flag_legend.h"
 #include "reporters/run_error.h"
 
 #include <algorithm>
@@ -46,6 +47,17 @@ void ConsoleTable::print_header(const benchmark::BenchmarkReporter::Context& con
 
 void ConsoleTable::print_row(const benchmark::BenchmarkReporter::Run& run, const std::optional<RunRecord>& record,
                              const std::optional<RunAnalysis>& analysis) {
+  if (record && record->skipped) {
+    const std::string prefix = "skipped: ";
+    const std::string reason =
+        record->error.rfind(prefix, 0) == 0 ? record->error.substr(prefix.size()) : record->error;
+    const std::string name = record->problem + " " + record->variant;
+    // Listed once, however many repetitions skipped.
+    const bool listed = std::any_of(not_run_.begin(), not_run_.end(), [&](const NotRun& n) { return n.name == name; });
+    const bool cuda = record->skip_code.rfind("cuda", 0) == 0 || record->skip_code == "no_cuda_device";
+    if (!listed) not_run_.push_back({name, reason, cuda});
+    return;
+  }
   if (!printed_columns_) {
     const std::string columns = pad("Benchmark", name_width_) + pad_left("Median", 10) + "   " + pad("95% CI", 22) +
                                 pad_left("CV", 7) + pad_left("n", 7) + pad_left("p99", 11) + "   Flags";
@@ -84,13 +96,36 @@ void ConsoleTable::print_row(const benchmark::BenchmarkReporter::Run& run, const
   }
   const std::string cv = s.cv ? format_three_digits_fixed(100.0 * *s.cv) + "%" : "-";
   std::string flags;
-  for (const auto& flag : analysis->flags) flags += (flags.empty() ? "" : "; ") + flag.message;
+  for (const auto& flag : analysis->flags) {
+    flags += (flags.empty() ? "" : "; ") + flag.message;
+    flags_shown_.insert(flag.name);
+  }
   line += pad_left(format_duration(s.median), 10) + "   " + pad(ci, 22) + pad_left(cv, 7) +
           pad_left(std::to_string(s.count), 7) + pad_left(format_duration(s.p99), 11) + "   " + flags;
   out_ << line << "\n" << std::flush;
 }
 
 void ConsoleTable::print_footer() {
+  // One line per reason, in the order first met: a machine without a GPU skips every CUDA benchmark.
+  std::vector<std::string> reasons;
+  for (const auto& item : not_run_) {
+    if (std::find(reasons.begin(), reasons.end(), item.reason) == reasons.end()) reasons.push_back(item.reason);
+  }
+  for (const auto& reason : reasons) {
+    std::size_t count = 0;
+    bool all_cuda = true;
+    for (const auto& item : not_run_) {
+      if (item.reason != reason) continue;
+      ++count;
+      all_cuda = all_cuda && item.cuda;
+    }
+    out_ << count << (all_cuda ? " CUDA" : "") << (count == 1 ? " benchmark" : " benchmarks")
+         << " not run: " << terminal_text(reason) << (list_not_run_ ? ":" : "; --gbx_list_not_run lists them") << "\n";
+    if (!list_not_run_) continue;
+    for (const auto& item : not_run_) {
+      if (item.reason == reason) out_ << "  " << terminal_text(item.name) << "\n";
+    }
+  }
   char max_time[32];
   std::snprintf(max_time, sizeof max_time, "%g", protocol_.max_time_seconds);
   out_ << "protocol: " << protocol_.warmup_runs << " warm-up runs discarded, " << protocol_.min_samples << " samples";
@@ -102,8 +137,10 @@ void ConsoleTable::print_footer() {
   }
   out_ << ", at most " << max_time << " s per benchmark, cache " << to_string(protocol_.cache)
        << ", samples of at least " << protocol_.batch_resolution_factor
-       << " timer resolutions (batched when hot); median and BCa bootstrap 95% CI per run\n"
-       << std::flush;
+       << " timer resolutions (batched when hot); median and BCa bootstrap 95% CI per run\n";
+  const std::string legend = flag_legend(std::vector<std::string>(flags_shown_.begin(), flags_shown_.end()));
+  if (!legend.empty()) out_ << "flags:\n" << legend;
+  out_ << std::flush;
 }
 
 }  // namespace gbx

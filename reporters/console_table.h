@@ -4,7 +4,9 @@
 
 #include <iosfwd>
 #include <optional>
+#include <set>
 #include <string>
+#include <vector>
 
 #include "extensions/protocol.h"
 #include "extensions/run_record.h"
@@ -22,14 +24,25 @@ class ConsoleTable {
   void print_header(const benchmark::BenchmarkReporter::Context& context);
   void print_row(const benchmark::BenchmarkReporter::Run& run, const std::optional<RunRecord>& record,
                  const std::optional<RunAnalysis>& analysis);
+  // Below the table: how many benchmarks could not run here and why (each one by name with
+  // list_not_run), the protocol, and a legend of the flags shown.
   void print_footer();
+  void set_list_not_run(bool list) { list_not_run_ = list; }
 
  private:
+  struct NotRun {
+    std::string name;  // problem and variant, as measured rows are read: "reduce/n=4096 cub"
+    std::string reason;
+    bool cuda = false;
+  };
   std::ostream& out_;
   Protocol protocol_;
   std::string run_id_;
   std::size_t name_width_ = 40;
   bool printed_columns_ = false;
+  bool list_not_run_ = false;
+  std::vector<NotRun> not_run_;
+  std::set<std::string> flags_shown_;
 };
 
 }  // namespace gbx

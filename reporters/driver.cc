@@ -210,6 +210,7 @@ int run_main(int argc, char** argv) {
   benchmark::BenchmarkReporter* display = output.format == "csv" ? benchmark::CreateDefaultDisplayReporter() : nullptr;
   GbxReporter reporter(display, output.out.empty() ? nullptr : printer_for(output.out_format));
   ConsoleTable console(std::cout, line.protocol, header_at_start.run_id);
+  console.set_list_not_run(line.list_not_run);
   if (output.format == "console") reporter.set_console(&console);
   reporter.set_aggregates_only(output.display_aggregates_only || output.report_aggregates_only,
                                output.report_aggregates_only);

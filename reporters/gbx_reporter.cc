@@ -31,11 +31,12 @@ bool has_aggregates(const benchmark::BenchmarkReporter::Run& run) {
   return run.run_type == benchmark::BenchmarkReporter::Run::RT_Iteration && run.repetitions > 1;
 }
 
+// not_run[i]: runs[i] could not run here; like the record, the printers leave it out.
 void forward(benchmark::BenchmarkReporter& printer, const std::vector<benchmark::BenchmarkReporter::Run>& runs,
-             bool aggregates_only) {
+             const std::vector<bool>& not_run, bool aggregates_only) {
   std::vector<benchmark::BenchmarkReporter::Run> kept;
-  for (const auto& run : runs) {
-    if (!(aggregates_only && has_aggregates(run))) kept.push_back(run);
+  for (std::size_t i = 0; i < runs.size(); ++i) {
+    if (!(aggregates_only && has_aggregates(runs[i])) && !not_run[i]) kept.push_back(runs[i]);
   }
   if (!kept.empty()) printer.ReportRuns(kept);
 }
@@ -57,6 +58,22 @@ std::optional<std::vector<std::int64_t>> parse_run_args(const std::string& text)
     start = slash + 1;
   }
   return args;
+}
+
+std::string problem_with_arg_names(const std::string& family, const std::string& args) {
+  if (args.empty()) return family;
+  std::string named;
+  std::size_t start = 0;
+  while (start <= args.size()) {
+    const auto slash = args.find('/', start);
+    const std::string piece = args.substr(start, slash == std::string::npos ? std::string::npos : slash - start);
+    const auto colon = piece.find(':');
+    if (colon == std::string::npos || colon == 0) return {};
+    named += (named.empty() ? "" : ",") + piece.substr(0, colon) + "=" + piece.substr(colon + 1);
+    if (slash == std::string::npos) break;
+    start = slash + 1;
+  }
+  return family + "/" + named;
 }
 
 bool GbxReporter::ReportContext(const Context& context) {
@@ -85,6 +102,7 @@ std::vector<RunRecord> GbxReporter::unreported_repetitions(const Run& aggregate)
 
 void GbxReporter::ReportRuns(const std::vector<Run>& runs) {
   std::vector<Run> patched(runs);
+  std::vector<bool> not_run;
   bool instance_failed = false;
   for (auto& run : patched) {
     std::optional<RunRecord> record;
@@ -100,6 +118,12 @@ void GbxReporter::ReportRuns(const std::vector<Run>& runs) {
       if (!repetitions.empty()) record = repetitions.front();
     } else if (const auto id = record_id_from_label(run.report_label)) {
       record = channel_.find(*id);
+      if (record && record->skipped) {
+        // setup() never ran to declare the problem: name it as setup() would, reduce/n=4096.
+        const std::string family = record->benchmark.substr(0, record->benchmark.rfind('/'));
+        const std::string named = problem_with_arg_names(family, run.run_name.args);
+        if (!named.empty()) record->problem = named;
+      }
       if (record) {
         patch_repetition(run, *record);
         repetitions_[run.run_name.str()].push_back(*record);
@@ -120,6 +144,7 @@ void GbxReporter::ReportRuns(const std::vector<Run>& runs) {
     if (console_ != nullptr && !(display_aggregates_only_ && has_aggregates(run))) {
       console_->print_row(run, record, analysis);
     }
+    not_run.push_back(record && record->skipped);
     entries_.push_back(std::move(record));
     analyses_.push_back(std::move(analysis));
   }
@@ -129,8 +154,8 @@ void GbxReporter::ReportRuns(const std::vector<Run>& runs) {
     if (first != patched.end()) on_finished_(first->run_name.str(), instance_failed);
   }
   json_->ReportRuns(patched);
-  if (file_printer_) forward(*file_printer_, patched, file_aggregates_only_);
-  if (display_ != nullptr) forward(*display_, patched, display_aggregates_only_);
+  if (file_printer_) forward(*file_printer_, patched, not_run, file_aggregates_only_);
+  if (display_ != nullptr) forward(*display_, patched, not_run, display_aggregates_only_);
 }
 
 void GbxReporter::Finalize() {

@@ -82,6 +82,10 @@ class GbxReporter : public benchmark::BenchmarkReporter {
   std::vector<RunRecord> unreported_repetitions(const Run& aggregate);
 };
 
+// A problem named from Google Benchmark's named arguments, as fixtures name theirs: ("gemm",
+// "m:256/n:64/k:256") gives "gemm/m=256,n=64,k=256"; empty when an argument has no name.
+std::string problem_with_arg_names(const std::string& family, const std::string& args);
+
 // Google Benchmark's argument string ("n:4096/8", "4096") as numbers; nothing for other text.
 std::optional<std::vector<std::int64_t>> parse_run_args(const std::string& text);
 

@@ -125,12 +125,15 @@ bool hidden_repetition(const Run& run, bool aggregates_only) {
   return aggregates_only && run.run_type == Run::RT_Iteration && run.repetitions > 1;
 }
 
+// Rows that could not run here are left out, as the record leaves them out of `benchmarks`.
 void print_with(benchmark::BenchmarkReporter& printer, const benchmark::BenchmarkReporter::Context& context,
-                const std::vector<Run>& runs, bool aggregates_only) {
+                const std::vector<Run>& runs, const std::vector<MergedRow>& rows, bool aggregates_only) {
   printer.ReportContext(context);
   std::vector<Run> shown;
-  for (const auto& run : runs) {
-    if (!hidden_repetition(run, aggregates_only)) shown.push_back(run);
+  for (std::size_t i = 0; i < runs.size(); ++i) {
+    if (!hidden_repetition(runs[i], aggregates_only) && !left_out_of_benchmarks(rows[i].record)) {
+      shown.push_back(runs[i]);
+    }
   }
   if (!shown.empty()) printer.ReportRuns(shown);
   printer.Finalize();
@@ -197,6 +200,7 @@ int run_isolated(const std::vector<std::string>& command, const CommandLine& lin
     sealed["gbx"]["pareto"] = pareto_json(pareto);
     if (outputs.format == "console") {
       ConsoleTable console(std::cout, line.protocol, header.run_id);
+      console.set_list_not_run(line.list_not_run);
       console.print_header(gb_context);
       for (std::size_t i = 0; i < rows.size(); ++i) {
         if (!hidden_repetition(runs[i], outputs.display_aggregates_only || outputs.report_aggregates_only)) {
@@ -208,7 +212,7 @@ int run_isolated(const std::vector<std::string>& command, const CommandLine& lin
                 << "); real_time is the median of the processes' medians\n";
       print_pareto(std::cout, pareto);
     } else if (outputs.format == "csv") {
-      print_with(*printer_for("csv", std::cout), gb_context, runs,
+      print_with(*printer_for("csv", std::cout), gb_context, runs, rows,
                  outputs.display_aggregates_only || outputs.report_aggregates_only);
     }
     seal_record(sealed);
@@ -218,7 +222,7 @@ int run_isolated(const std::vector<std::string>& command, const CommandLine& lin
       std::string file = record;
       if (outputs.out_format != "json") {
         std::ostringstream text;
-        print_with(*printer_for(outputs.out_format, text), gb_context, runs, outputs.report_aggregates_only);
+        print_with(*printer_for(outputs.out_format, text), gb_context, runs, rows, outputs.report_aggregates_only);
         file = text.str();
       }
       write_file_atomically(outputs.out, file);

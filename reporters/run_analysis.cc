@@ -42,12 +42,35 @@ nlohmann::json interval_json(const BootstrapResult& b) {
   return j;
 }
 
+// Why sampling ended short of the protocol's goal. Only a --gbx_target_rel_ci run has a target to miss;
+// otherwise the goal was min_samples, and max_time (or nothing gbx can name) cut it short.
+void add_stop_flag(const RunRecord& record, RunAnalysis& a) {
+  const Measurement& m = record.measurement;
+  const std::string taken = std::to_string(m.samples.size()) + " samples";
+  if (record.stopping.rule == "target_rel_ci") {
+    const std::string why = m.time_bound_reached ? "max_time" : (m.sample_bound_reached ? "max_samples" : "a bound");
+    a.flags.push_back({"target_not_reached", record.stopping.achieved_rel_ci,
+                       "stopped at " + why + " after " + taken + ", before the median's CI reached +/-" +
+                           format_percent(record.stopping.target_rel_ci)});
+    return;
+  }
+  if (m.time_bound_reached) {
+    a.flags.push_back({"time_bound_reached", static_cast<double>(m.samples.size()),
+                       "max_time reached after " + taken + ", fewer than min_samples"});
+  } else {
+    a.flags.push_back(
+        {"too_few_samples", static_cast<double>(m.samples.size()), "only " + taken + ", fewer than min_samples"});
+  }
+}
+
 void add_flags(const RunRecord& record, RunAnalysis& a) {
   const auto& o = a.outliers;
   if (o.tukey && o.tukey->count() > 0) {
     const auto severe = o.tukey->low_severe.size() + o.tukey->high_severe.size();
-    a.flags.push_back({"outliers", static_cast<double>(o.tukey->count()),
-                       std::to_string(o.tukey->count()) + " Tukey outliers (" + std::to_string(severe) + " severe)"});
+    const auto count = o.tukey->count();
+    a.flags.push_back({"outliers", static_cast<double>(count),
+                       std::to_string(count) + (count == 1 ? " sample" : " samples") + " far from the rest" +
+                           (severe > 0 ? " (" + std::to_string(severe) + " extreme)" : "")});
   }
   if (o.slow_start && o.slow_start->flagged) {
     a.flags.push_back(
@@ -73,14 +96,7 @@ void add_flags(const RunRecord& record, RunAnalysis& a) {
     a.flags.push_back({"accuracy_failed", acc.rel_l2_error, text});
   }
   const Measurement& m = record.measurement;
-  if (!record.stopping.reached) {
-    const std::string why = m.time_bound_reached ? "max_time" : (m.sample_bound_reached ? "max_samples" : "a bound");
-    a.flags.push_back({"target_not_reached", record.stopping.achieved_rel_ci,
-                       record.stopping.rule == "target_rel_ci"
-                           ? "stopped at " + why + " before the median's CI reached +/-" +
-                                 format_percent(record.stopping.target_rel_ci)
-                           : "stopped at " + why + " before min_samples"});
-  }
+  if (!record.stopping.reached) add_stop_flag(record, a);
   if (m.below_resolution) {
     a.flags.push_back(
         {"below_resolution", m.timer_resolution_seconds, "cold samples shorter than 100 timer resolutions"});

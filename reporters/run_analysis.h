@@ -17,7 +17,7 @@ namespace gbx {
 
 // Something a reader should know about a benchmark's samples before trusting its median.
 struct Flag {
-  std::string name;  // outliers, slow_start, autocorrelation, drift, target_not_reached, ...
+  std::string name;  // outliers, slow_start, ... (reporters/flag_legend.h says what each means)
   std::optional<double> value;
   std::string message;
 };

@@ -1,12 +1,15 @@
 #!/usr/bin/env bash
-# A CUDA bench binary on a machine without a usable device: it exits 0 and reports every
-# benchmark as skipped, in the runtime's own words. On a machine with a device (nvidia-smi -L
-# lists one) the same script checks instead that every benchmark ran: there a skip is a failure.
+# A CUDA bench binary on a machine without a usable device: it exits 0, writes no benchmark entry
+# (a dashboard would read one as a 0 s result) and lists every benchmark under gbx.not_run with a
+# plain reason; the console says so on one line, and --gbx_list_not_run names them. Every gbx tool
+# takes such a record. On a machine with a device (nvidia-smi -L lists one) the same script checks
+# instead that every benchmark ran: there a skip is a failure.
 #
-# Usage: cuda_skip_test.sh path/to/bench_all (its CUDA variants are selected by name)
+# Usage: cuda_skip_test.sh path/to/bench_all path/to/gbx (its CUDA variants are selected by name)
 set -u
 
-bench=$(realpath "${1:?usage: cuda_skip_test.sh path/to/bench_all}") || exit 1
+bench=$(realpath "${1:?usage: cuda_skip_test.sh path/to/bench_all path/to/gbx}") || exit 1
+gbx=$(realpath "${2:?usage: cuda_skip_test.sh path/to/bench_all path/to/gbx}") || exit 1
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 cd "$tmp" || exit 1
@@ -39,7 +42,21 @@ def refuse(token):
 record = json.load(open(sys.argv[1]), parse_constant=refuse)
 expect = sys.argv[2]
 benchmarks = record["benchmarks"]
-assert benchmarks, "no benchmark entries"
+not_run = record["gbx"].get("not_run", [])
+if expect == "skipped":
+    assert benchmarks == [], [b["name"] for b in benchmarks]
+    assert len(not_run) >= 40, len(not_run)
+    for n in not_run:
+        assert "/cuda" in n["name"] or "/cub" in n["name"], n
+        assert n["reason_code"] in ("no_cuda_device", "cuda_driver_missing", "cuda_driver_too_old",
+                                    "cuda_stub_library"), n
+        assert "cudaError" in n["reason"], n  # the runtime's error name, after the plain words
+        assert n["family"] in ("reduce", "gemm", "bandwidth"), n
+        assert "=" in n["problem"] and n["problem"].startswith(n["family"] + "/"), n  # reduce/n=4096
+    print(len(not_run), "not run:", not_run[0]["reason"])
+else:
+    assert benchmarks, "no benchmark entries"
+    assert not not_run, not_run
 for b in benchmarks:
     name = b["name"]
     assert "/cuda" in name or "/cub" in name, name
@@ -61,4 +78,21 @@ for b in benchmarks:
             assert g["accuracy"]["passed"] is True, (name, g["accuracy"])
 print(len(benchmarks), "entries", expect)
 PY
+
+if [ "$expect" = skipped ]; then
+  count=$(python3 -c 'import json, sys; print(len(json.load(open(sys.argv[1]))["gbx"]["not_run"]))' "$tmp/out.json")
+  grep -Eq "^$count CUDA benchmarks not run: [a-z].*; --gbx_list_not_run lists them$" "$tmp/stdout" ||
+    fail "no one-line summary of the $count benchmarks not run"
+  grep -q "cuda_atomic" "$tmp/stdout" && fail "a benchmark that did not run has a console row"
+  timeout 240 "$bench" --benchmark_filter="reduce/cub" --gbx_min_samples=3 --gbx_list_not_run >"$tmp/stdout" 2>"$tmp/stderr" ||
+    fail "--gbx_list_not_run exited $?"
+  grep -q "^  reduce/n=4096 cub$" "$tmp/stdout" || fail "--gbx_list_not_run does not name reduce/n=4096 cub"
+  # Every tool takes a record in which nothing ran: report and pareto exit 0, compare cannot decide (3).
+  "$gbx" verify "$tmp/out.json" >/dev/null || fail "gbx verify refuses the record"
+  "$gbx" report --format=markdown "$tmp/out.json" -o "$tmp/report.md" || fail "gbx report exited $?"
+  "$gbx" pareto "$tmp/out.json" >/dev/null || fail "gbx pareto exited $?"
+  "$gbx" compare "$tmp/out.json" "$tmp/out.json" >/dev/null 2>"$tmp/stderr"
+  rc=$?
+  [ "$rc" -eq 3 ] || fail "gbx compare on a record where nothing ran exited $rc, expected 3"
+fi
 echo "PASS"

@@ -262,16 +262,19 @@ TEST(BuildRecord, FixedCountStoppingHasNullTargetAndUnknownPrecision) {
   EXPECT_TRUE(stopping.at("achieved_rel_ci").is_null());
 }
 
-TEST(BuildRecord, FailedOrSkippedEntriesHaveNoMeasurement) {
+TEST(BuildRecord, FailedEntriesHaveNoMeasurementAndSkippedOnesAreNotEntries) {
+  gbx::RunRecord failed = sample_record();
+  failed.error = "kernel failed";
   gbx::RunRecord skipped = sample_record();
   skipped.skipped = true;
   skipped.error = "skipped: no device";
-  const json record =
-      gbx::build_record(kGoogleBenchmarkJson, {skipped, std::nullopt, std::nullopt}, sample_header());
+  const json record = gbx::build_record(kGoogleBenchmarkJson, {failed, skipped, std::nullopt}, sample_header());
+  ASSERT_EQ(record["benchmarks"].size(), 2u) << "the skipped entry moves to gbx.not_run";
   const json& g = record["benchmarks"][0].at("gbx");
-  EXPECT_EQ(g.at("skipped"), true);
+  EXPECT_EQ(g.at("skipped"), false);
   EXPECT_FALSE(g.contains("measurement"));
   EXPECT_FALSE(g.contains("samples"));
+  EXPECT_EQ(record["gbx"].at("not_run").size(), 1u);
 }
 
 TEST(BuildRecord, ThrowsWhenEntryCountsMismatch) {

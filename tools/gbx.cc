@@ -16,6 +16,7 @@
 #include "tools/env_command.h"
 #include "tools/pareto_command.h"
 #include "tools/report_command.h"
+#include "tools/trend_command.h"
 #include "tools/verify_command.h"
 
 namespace {
@@ -120,6 +121,17 @@ int run_command(int argc, char** argv) {
                      "a node_modules directory with vega and vega-lite (default: $GBX_REPORT_ASSETS, else "
                      "tools/report/node_modules)");
 
+  gbx::tools::TrendOptions trend_options;
+  CLI::App* trend = app.add_subcommand(
+      "trend",
+      "Change points of each benchmark over three records or more: 0 none slower, 1 the latest runs are "
+      "slower, 2 bad input");
+  trend->add_option("RUN", trend_options.inputs, "the JSON records, in any order (sorted by date)")->required();
+  trend->add_option("--format", trend_options.format, "console (default) or markdown");
+  trend->add_option("--alpha", trend_options.alpha, "the permutation test's level (default 0.05)")
+      ->check(kFinite & CLI::Range(0.0, 1.0));
+  trend->add_option("--seed", trend_options.seed, "seed of the permutations (default 1)");
+
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& error) {
@@ -131,6 +143,7 @@ int run_command(int argc, char** argv) {
   if (ab->parsed()) return gbx::tools::ab_command(ab_options, std::cout, std::cerr);
   if (compare->parsed()) return gbx::tools::compare_records(compare_options, std::cout, std::cerr);
   if (pareto->parsed()) return gbx::tools::pareto_command(pareto_options, std::cout, std::cerr);
+  if (trend->parsed()) return gbx::tools::trend_command(trend_options, std::cout, std::cerr);
   if (report->parsed()) return gbx::tools::write_report(report_options, std::cout, std::cerr);
   if (env->parsed()) return gbx::tools::print_environment(std::vector<std::string>(argv, argv + argc), std::cout);
   return 2;

@@ -26,6 +26,11 @@ env = {"environment": {"peaks": {"gpu": {"method": "m", "clocks": {"bf16": {"hz"
                        "cuda": {"runtime_version": "13.0", "driver_version": "13.0"}}, "run_id": "r"}
 for name, benchmarks in (("good", [ran]), ("skip", [ran, skipped]), ("wrong", [ran, wrong])):
     json.dump({"benchmarks": benchmarks, "gbx": env}, open(f"{d}/{name}.json", "w"))
+# Today's records list such a benchmark under gbx.not_run, not in benchmarks.
+not_run = dict(env, not_run=[{"name": "reduce/cub/n:4096/iterations:1/manual_time", "family": "reduce",
+                              "reason": "no CUDA device (the CUDA runtime said cudaErrorNoDevice)",
+                              "reason_code": "no_cuda_device"}])
+json.dump({"benchmarks": [ran], "gbx": not_run}, open(f"{d}/not_run.json", "w"))
 open(f"{d}/nan.json", "w").write('{"benchmarks": [], "x": NaN}')
 PY
 
@@ -37,6 +42,9 @@ grep -qF 'NVIDIA H200 (sm_90, 132 SMs)' "$dir/good.md" || fail "the device is no
 python3 "$summary" "$dir/skip.json" "$dir/skip.md" >/dev/null && fail "a skipped benchmark passed on a device"
 grep -qF -- '- not run: `reduce/cub/n:4096`: skipped: no usable CUDA device' "$dir/skip.md" || fail "the skip is not listed"
 python3 "$summary" "$dir/skip.json" "$dir/skip.md" --no-device >/dev/null || fail "a skip failed --no-device"
+python3 "$summary" "$dir/not_run.json" "$dir/not_run.md" >/dev/null && fail "a gbx.not_run benchmark passed on a device"
+grep -qF -- '- not run: `reduce/cub/n:4096`: not run: no CUDA device' "$dir/not_run.md" || fail "gbx.not_run is not listed"
+python3 "$summary" "$dir/not_run.json" "$dir/not_run.md" --no-device >/dev/null || fail "gbx.not_run failed --no-device"
 python3 "$summary" "$dir/wrong.json" "$dir/wrong.md" --no-device >/dev/null && fail "a failed accuracy check passed"
 grep -qF '**FAILED**' "$dir/wrong.md" || fail "the failed check is not marked"
 python3 "$summary" "$dir/nan.json" "$dir/nan.md" >/dev/null 2>&1

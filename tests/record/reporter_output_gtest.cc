@@ -79,8 +79,12 @@ TEST(ConsoleTable, RowsHeaderAndProtocolLine) {
 
   gbx::RunRecord skipped = record_with({});
   skipped.skipped = true;
+  skipped.skip_code = "no_cuda_device";
+  skipped.problem = "copy/n=1024";
+  skipped.variant = "scalar";
+  skipped.error = "skipped: no CUDA device (the CUDA runtime said cudaErrorNoDevice)";
   BenchmarkRun skipped_run = run_named("copy/scalar", "n:1024");
-  gbx_test::set_run_error(skipped_run, "skipped: no usable CUDA device: cudaErrorNoDevice");
+  gbx_test::set_run_error(skipped_run, skipped.error);
   table.print_row(skipped_run, skipped, std::nullopt);
 
   BenchmarkRun failed_run = run_named("copy/vectorised", "n:1024");
@@ -99,13 +103,14 @@ TEST(ConsoleTable, RowsHeaderAndProtocolLine) {
                                      R"(^-+$)",
                                      R"(^Benchmark +Median +95% CI +CV +n +p99 +Flags$)",
                                      R"(^reduce/naive/n:4096 +2\.0[0-9] us +\[2\.0[0-9], 2\.0[0-9]\] us +0\.[0-9]+% +30 +2\.01 us)",
-                                     R"(^copy/scalar/n:1024 +skipped: no usable CUDA device: cudaErrorNoDevice$)",
                                      R"(^copy/vectorised/n:1024 +FAILED: kernel\.cu:12: launch failed$)",
-                                     R"(^reduce/kahan/n:16777216 +5\.0[0-9] ms .* 12 .*stopped at max_time before the median's CI reached \+/-0\.1%)",
+                                     R"(^reduce/kahan/n:16777216 +5\.0[0-9] ms .* 12 .*stopped at max_time after 12 samples, before the median's CI reached \+/-0\.1%)",
+                                     R"(^1 CUDA benchmark not run: no CUDA device \(the CUDA runtime said cudaErrorNoDevice\); --gbx_list_not_run lists them$)",
                                      R"(^protocol: 10 warm-up runs discarded, 30 samples, at most 10 s per benchmark, cache hot)",
                                  });
   EXPECT_EQ(missing, "") << out.str();
   EXPECT_EQ(out.str().find("iterations:1"), std::string::npos) << "the constant suffix is dropped on the console";
+  EXPECT_EQ(out.str().find("copy/scalar"), std::string::npos) << "a benchmark that could not run gets no row";
 }
 
 TEST(ConsoleTable, ProtocolLineNamesAdaptiveStoppingAndColdCache) {
