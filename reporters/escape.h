@@ -27,4 +27,11 @@ std::string markdown_code(const std::string& text);
 // HTML text or a quoted attribute value: & < > " ' become character references.
 std::string html_text(const std::string& text);
 
+// Text inside an HTML <script> element (code, or JSON data): "</script" in any case becomes
+// "<\/script" and "<!--" becomes "<\u0021--", so that nothing in it can end the element early or
+// switch the parser into the script's escaped states. Both forms mean the same inside a JavaScript
+// or JSON string, a regular expression or a comment. Appends to out: pages are built by appending.
+void append_script_text(std::string& out, const std::string& text);
+std::string script_text(const std::string& text);
+
 }  // namespace gbx

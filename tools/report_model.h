@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "reporters/format.h"
+#include "tools/iso8601.h"
 #include "reporters/pareto.h"
 #include "tools/comparison.h"
 #include "tools/record_loader.h"
@@ -81,12 +82,20 @@ struct TrendPoint {
   std::optional<double> upper;
 };
 
+// Where a benchmark's median series steps to a new level (stats/change_point.h finds them).
+struct TrendChangePoint {
+  std::size_t index = 0;  // into TrendSeries::points: the first point of the new segment
+  double relative_change = 0.0;  // after / before - 1, of the segments' medians
+  double p_value = 1.0;
+};
+
 // One benchmark name across the runs that measured it, ordered by date.
 struct TrendSeries {
   std::string name;
   std::string label;
   std::vector<TrendPoint> points;
   std::string sentence;  // the change from the first point to the last, and whether the intervals overlap
+  std::vector<TrendChangePoint> change_points;  // none until detected; the trend chart draws each as a rule
 };
 
 struct ReportModel {
@@ -104,9 +113,7 @@ ReportModel build_report_model(const std::vector<std::string>& paths);
 // of one run are what a reader acts on; those of every run would repeat them.
 const RunReport& pareto_run(const ReportModel& model);
 
-// Seconds since the epoch of an ISO 8601 time ("2026-11-30T04:17:41Z", "...+01:00"); absent otherwise.
-std::optional<std::int64_t> parse_iso8601(const std::string& text);
-
+// The two below are in report_model_pareto.cc.
 // A variant's label (its `variant`) from its benchmark name, which the Pareto analysis identifies it by.
 std::string pareto_label(const ParetoGroup& group, const std::string& name);
 
