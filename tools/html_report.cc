@@ -165,9 +165,10 @@ void write_specs(Page& page, std::vector<Chart>& charts) {
   page << "<script type=\"application/json\" id=\"gbx-specs\">{";
   for (std::size_t i = 0; i < charts.size(); ++i) {
     if (i > 0) page << ',';
-    append_script_text(page.text(), json(charts[i].id).dump());
+    append_script_text(page.text(), json(charts[i].id).dump(), ScriptContent::json);
     page << ':';
-    append_script_text(page.text(), charts[i].spec.dump(-1, ' ', false, json::error_handler_t::replace));
+    append_script_text(page.text(), charts[i].spec.dump(-1, ' ', false, json::error_handler_t::replace),
+                       ScriptContent::json);
     charts[i].spec = nullptr;
   }
   page << "}</script>\n";
@@ -220,11 +221,11 @@ std::string html_report(const ReportModel& model, const HtmlAssets& assets) {
 
   write_specs(page, charts);
   page << "<script>";
-  append_script_text(text, assets.vega);
+  append_script_text(text, assets.vega, ScriptContent::code);
   page << "</script>\n<script>";
-  append_script_text(text, assets.vega_lite);
+  append_script_text(text, assets.vega_lite, ScriptContent::code);
   page << "</script>\n<script>";
-  append_script_text(text, std::string(embedded::report_js));
+  append_script_text(text, std::string(embedded::report_js), ScriptContent::code);
   page << "</script>\n</body>\n</html>\n";
   return text;
 }

@@ -42,11 +42,17 @@ std::string run_file(const std::string& file, const std::string& created, double
 
 TEST(HtmlReport, TextAndScriptsAreEscaped) {
   EXPECT_EQ(gbx::html_text("<a href='x'>&\"</a>"), "&lt;a href=&#39;x&#39;&gt;&amp;&quot;&lt;/a&gt;");
-  EXPECT_EQ(gbx::script_text("a</script>b</SCRIPT >c</scrip</sCrIpT"), "a<\\/script>b<\\/SCRIPT >c</scrip<\\/sCrIpT");
-  EXPECT_EQ(gbx::script_text("x < y && y </ z"), "x < y && y </ z");
-  EXPECT_EQ(gbx::script_text("\"<!--<script>\""), "\"<\\u0021--<script>\"") << "no escaped state to hide a </script in";
-  EXPECT_EQ(gbx::script_text("</script"), "<\\/script") << "at the very end";
-  EXPECT_EQ(json::parse(gbx::script_text(json("</script><!--").dump())), "</script><!--") << "JSON reads it back";
+  using gbx::ScriptContent;
+  EXPECT_EQ(gbx::script_text("a</script>b</SCRIPT >c</scrip</sCrIpT", ScriptContent::code),
+            "a<\\/script>b<\\/SCRIPT >c</scrip<\\/sCrIpT");
+  EXPECT_EQ(gbx::script_text("x.replace(/</g, y) </ z", ScriptContent::code), "x.replace(/</g, y) </ z")
+      << "a regular expression /</g stays one";
+  EXPECT_EQ(gbx::script_text("\"<!--<script>\"", ScriptContent::code), "\"<\\u0021--<script>\"")
+      << "no escaped state to hide a </script in";
+  EXPECT_EQ(gbx::script_text("</script", ScriptContent::code), "<\\/script") << "at the very end";
+  const std::string data = gbx::script_text(json("</b><!--").dump(), ScriptContent::json);
+  EXPECT_EQ(data.find('<'), std::string::npos) << data;
+  EXPECT_EQ(json::parse(data), "</b><!--") << "JSON reads it back";
 }
 
 TEST(HtmlReport, OneChartPerKindAsTheRunsAsk) {
