@@ -47,8 +47,8 @@ std::vector<const Chart*> of_kind(const std::vector<Chart>& charts, const std::s
 }
 
 void card(Page& page, std::size_t count, const std::string& what, const char* tone = "") {
-  page << "<div class=\"gbx-card" << (*tone != '\0' ? std::string(" ") + tone : "") << "\"><b>" << count
-       << "</b><span>" << html_text(what) << "</span></div>";
+  page << "<div class=\"gbx-card" << (*tone != '\0' ? std::string(" ") + tone : "") << "\"><b>" << count << "</b><span>"
+       << html_text(what) << "</span></div>";
 }
 
 std::string frontier_text(const ParetoGroup& group) {
@@ -94,7 +94,8 @@ void write_summary(Page& page, const ReportModel& model) {
     page << "<li>Run " << html_text(run.label) << ": <code>" << html_text(run.path) << "</code>, "
          << html_text(run.created.empty() ? "date unknown" : run.created) << ", checksum <span class=\""
          << (run.has_gbx ? "gbx-ok" : "gbx-warn") << "\">" << html_text(run.checksum_status) << "</span>"
-         << (run.interrupted ? " <strong class=\"gbx-bad\">interrupted: only finished benchmarks are kept</strong>" : "")
+         << (run.interrupted ? " <strong class=\"gbx-bad\">interrupted: only finished benchmarks are kept</strong>"
+                             : "")
          << "</li>";
   }
   page << "</ul>\n";
@@ -106,7 +107,8 @@ void write_summary(Page& page, const ReportModel& model) {
     for (std::size_t i = 0; i < slower.size() && i < kSummaryItems; ++i) {
       page << "<li>" << html_text(slower[i]->sentence) << "</li>";
     }
-    if (slower.size() > kSummaryItems) page << "<li><a href=\"#comparison\">and " << slower.size() - kSummaryItems << " more</a></li>";
+    if (slower.size() > kSummaryItems)
+      page << "<li><a href=\"#comparison\">and " << slower.size() - kSummaryItems << " more</a></li>";
     page << "</ul>\n";
   }
   const auto groups = html::shown_pareto_groups(model);
@@ -115,7 +117,8 @@ void write_summary(Page& page, const ReportModel& model) {
     for (std::size_t i = 0; i < groups.size() && i < kSummaryItems; ++i) {
       page << "<li>" << html_text(frontier_text(*groups[i])) << "</li>";
     }
-    if (groups.size() > kSummaryItems) page << "<li><a href=\"#pareto\">and " << groups.size() - kSummaryItems << " more</a></li>";
+    if (groups.size() > kSummaryItems)
+      page << "<li><a href=\"#pareto\">and " << groups.size() - kSummaryItems << " more</a></li>";
     page << "</ul>\n";
   }
   page << "</section>\n";
@@ -188,8 +191,9 @@ std::string html_report(const ReportModel& model, const HtmlAssets& assets) {
   page << "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n"
        << "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n<title>gbx report";
   if (model.runs.size() == 1 && !model.runs[0].run_id.empty()) page << " " << html_text(model.runs[0].run_id);
-  page << "</title>\n<style>" << embedded::report_css << "</style>\n</head>\n<body>\n<h1>gbx report: "
-       << model.runs.size() << (model.runs.size() == 1 ? " run" : " runs") << "</h1>\n<nav>"
+  page << "</title>\n<style>" << embedded::report_css
+       << "</style>\n</head>\n<body>\n<h1>gbx report: " << model.runs.size()
+       << (model.runs.size() == 1 ? " run" : " runs") << "</h1>\n<nav>"
        << "<a href=\"#summary\">Summary</a><a href=\"#results\">Results</a>";
   if (model.comparison) page << "<a href=\"#comparison\">Comparison</a>";
   if (!model.trends.empty()) page << "<a href=\"#trend\">Trend</a>";

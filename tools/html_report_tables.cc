@@ -26,8 +26,8 @@ std::string sort_key(const std::optional<double>& value) {
 std::string header_row(const std::vector<Column>& columns) {
   std::string row = "<tr>";
   for (const auto& column : columns) {
-    row += std::string("<th scope=\"col\" tabindex=\"0\" data-type=\"") + (column.numeric ? "number" : "text") +
-           "\"" + (column.secondary ? " class=\"gbx-secondary\"" : "") + ">" + html_text(column.name) + "</th>";
+    row += std::string("<th scope=\"col\" tabindex=\"0\" data-type=\"") + (column.numeric ? "number" : "text") + "\"" +
+           (column.secondary ? " class=\"gbx-secondary\"" : "") + ">" + html_text(column.name) + "</th>";
   }
   return row + "</tr>";
 }
@@ -197,7 +197,8 @@ void write_comparison(Page& page, const ReportModel& model, const Chart& chart) 
          << cell(format_duration(row.candidate_median.estimate), sort_key(row.candidate_median.estimate))
          << cell(ratio ? format_three_digits_compact(*ratio) : "-", sort_key(ratio))
          << cell(interval, sort_key(row.ratio ? std::optional<double>(row.ratio->lower) : std::nullopt))
-         << cell(row.adjusted_p < 0.001 ? "<0.001" : format_three_digits_compact(row.adjusted_p), sort_key(row.adjusted_p))
+         << cell(row.adjusted_p < 0.001 ? "<0.001" : format_three_digits_compact(row.adjusted_p),
+                 sort_key(row.adjusted_p))
          << "<td class=\"gbx-verdict-" << to_string(row.verdict) << "\">" << to_string(row.verdict)
          << (row.incompatible ? " (incompatible)" : "") << "</td>" << cell(row.sentence) << "</tr>\n";
   }

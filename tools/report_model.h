@@ -7,9 +7,9 @@
 #include <vector>
 
 #include "reporters/format.h"
-#include "tools/iso8601.h"
 #include "reporters/pareto.h"
 #include "tools/comparison.h"
+#include "tools/iso8601.h"
 #include "tools/record_loader.h"
 
 // What `gbx report` shows, computed once from the records and then written as Markdown or HTML
@@ -84,7 +84,7 @@ struct TrendPoint {
 
 // Where a benchmark's median series steps to a new level (stats/change_point.h finds them).
 struct TrendChangePoint {
-  std::size_t index = 0;  // into TrendSeries::points: the first point of the new segment
+  std::size_t index = 0;         // into TrendSeries::points: the first point of the new segment
   double relative_change = 0.0;  // after / before - 1, of the segments' medians
   double p_value = 1.0;
 };

@@ -58,7 +58,8 @@ void add_fact(std::vector<Fact>& facts, const std::string& label, const std::str
 std::string peak_text(const json& peak) {
   std::vector<std::string> parts;
   for (const auto& [precision, value] : object_at(peak, "flops_per_second").items()) {
-    if (value.is_number()) parts.push_back(format_three_digits_compact(value.get<double>() / 1e9) + " GFLOP/s " + precision);
+    if (value.is_number())
+      parts.push_back(format_three_digits_compact(value.get<double>() / 1e9) + " GFLOP/s " + precision);
   }
   if (const auto bytes = number_at(peak, "bytes_per_second")) {
     parts.push_back(format_three_digits_compact(*bytes / 1e9) + " GB/s");

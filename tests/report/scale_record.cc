@@ -34,8 +34,8 @@ int main(int argc, char** argv) {
     std::vector<double> values(samples);
     const double center = 1e-6 * static_cast<double>(1 + b % 97) * (1.0 + 0.01 * static_cast<double>(seed % 5));
     for (auto& value : values) value = center * noise(random);
-    entries.push_back(report_test::entry("BM_scale/" + std::to_string(b / 10) + "/" + variant, problem, variant,
-                                         std::move(values)));
+    entries.push_back(
+        report_test::entry("BM_scale/" + std::to_string(b / 10) + "/" + variant, problem, variant, std::move(values)));
     entries.back().error = 1e-7 * static_cast<double>(1 + b % 10);
     entries.back().memory = 4096.0 * static_cast<double>(1 + (b * 7) % 10);
   }
