@@ -1,5 +1,6 @@
 #include "reporters/escape.h"
 
+#include <cctype>
 #include <cstdio>
 
 namespace gbx {
@@ -148,6 +149,41 @@ std::string html_text(const std::string& text) {
         out += c;
     }
   }
+  return out;
+}
+
+void append_script_text(std::string& out, const std::string& text, ScriptContent content) {
+  static const char kClose[] = "</script";
+  static const char kComment[] = "<!--";
+  out.reserve(out.size() + text.size());
+  std::size_t copied = 0;
+  for (std::size_t at = text.find('<'); at != std::string::npos; at = text.find('<', at + 1)) {
+    out.append(text, copied, at - copied);
+    copied = at + 1;
+    if (content == ScriptContent::json) {
+      out += "\\u003c";
+      continue;
+    }
+    bool close = at + sizeof kClose - 1 <= text.size();
+    for (std::size_t k = 1; close && k < sizeof kClose - 1; ++k) {
+      close = std::tolower(static_cast<unsigned char>(text[at + k])) == kClose[k];
+    }
+    if (close) {
+      out += "<\\/";
+      copied = at + 2;  // the name follows as it was
+    } else if (text.compare(at, sizeof kComment - 1, kComment) == 0) {
+      out += "<\\u0021";
+      copied = at + 2;  // "--" follows
+    } else {
+      out += '<';
+    }
+  }
+  out.append(text, copied, std::string::npos);
+}
+
+std::string script_text(const std::string& text, ScriptContent content) {
+  std::string out;
+  append_script_text(out, text, content);
   return out;
 }
 

@@ -27,4 +27,15 @@ std::string markdown_code(const std::string& text);
 // HTML text or a quoted attribute value: & < > " ' become character references.
 std::string html_text(const std::string& text);
 
+// Text inside an HTML <script> element, the one escaper for it. Nothing in it may end the element
+// early or switch the parser into the script's escaped states:
+// - code: "</script" in any case becomes "<\/script" and "<!--" becomes "<\u0021--", which mean the
+//   same in a JavaScript string, template, regular expression or comment (escaping every "</" would
+//   not: it would break a regular expression such as /</g);
+// - json: every '<' becomes \u003c, which JSON allows only in strings, where it is the same text.
+// Appends to out: pages are built by appending.
+enum class ScriptContent { code, json };
+void append_script_text(std::string& out, const std::string& text, ScriptContent content);
+std::string script_text(const std::string& text, ScriptContent content);
+
 }  // namespace gbx

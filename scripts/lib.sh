@@ -63,9 +63,11 @@ gbx_install_report_assets() {
   npm ci --prefix "$dir" --no-audit --no-fund >&2
 }
 
-# Headless Chromium for the browser test of the HTML report; only the tests need it.
+# Headless Chromium for the browser test of the HTML report, and GNU time (/usr/bin/time) for the test
+# of its peak memory; only the tests need them.
 gbx_install_browser() {
   gbx_have_package chromium || gbx_apt_install chromium
+  gbx_have_package time || gbx_apt_install time
 }
 
 # Finds nvcc where NVIDIA installs it when it is not on PATH.

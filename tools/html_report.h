@@ -10,7 +10,11 @@
 
 // `gbx report` as one self-contained HTML file (docs/report.md has the contract): Vega and Vega-Lite
 // inlined, every chart a Vega-Lite spec emitted here with its data inline, plain CSS and a few lines of
-// our own script to render the charts and sort the tables. Nothing is fetched when it is opened.
+// our own script (tools/report/assets/, compiled in) to render the charts and sort the tables. Nothing
+// is fetched when it is opened. The page opens on a summary and the results; details come last.
+//
+// The writer is split by concern: html_report_charts.cc and html_report_scatter.cc emit the chart
+// specs, html_report_tables.cc the tables, and html_report.cc assembles the page.
 
 namespace gbx::tools {
 
@@ -37,11 +41,5 @@ std::vector<Chart> report_charts(const ReportModel& model);
 
 // The whole page.
 std::string html_report(const ReportModel& model, const HtmlAssets& assets);
-
-// Text as HTML text or attribute value: & < > " ' escaped.
-std::string html_escape(const std::string& text);
-
-// Script text safe inside <script>: every "</script", in any case, becomes "<\/script".
-std::string script_safe(const std::string& text);
 
 }  // namespace gbx::tools

@@ -1,6 +1,7 @@
 #include "tools/markdown_report.h"
 
 #include <algorithm>
+#include <cmath>
 #include <cstdio>
 #include <optional>
 #include <ostream>
@@ -177,6 +178,20 @@ void write_trend(std::ostream& out, const ReportModel& model) {
   out << "\n";
   for (const auto& series : model.trends) out << "- " << text(series.sentence) << "\n";
   out << "\n";
+  bool any = false;
+  for (const auto& series : model.trends) {
+    for (const TrendChangePoint& p : series.change_points) {
+      if (!any) out << "Change points (E-divisive means, permutation test; steps within the runs' intervals ignored):\n\n";
+      any = true;
+      const RunReport& run = model.runs[series.points[p.index].run];
+      const std::string commit = run_commit(run);
+      out << "- " << text(series.label) << ": " << format_percent(std::fabs(p.relative_change))
+          << (p.relative_change > 0.0 ? " slower" : " faster") << " from run " << text(run.label);
+      if (!commit.empty()) out << " (commit " << code(commit) << ")";
+      out << ", p = " << format_three_digits_compact(p.p_value) << "\n";
+    }
+  }
+  if (any) out << "\n";
 }
 
 }  // namespace

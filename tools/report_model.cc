@@ -2,194 +2,22 @@
 
 #include <algorithm>
 #include <cmath>
-#include <cstdio>
 #include <limits>
 #include <map>
 
-#include "stats/bootstrap.h"
 #include "reporters/console_table.h"
+#include "stats/bootstrap.h"
 #include "stats/statistics.h"
+#include "tools/report_model_json.h"
 
 namespace gbx::tools {
 
 namespace {
 
 using json = nlohmann::json;
-
-std::optional<double> number_at(const json& object, const char* key) {
-  if (!object.is_object() || !object.contains(key) || !object[key].is_number()) return std::nullopt;
-  const double value = object[key].get<double>();
-  if (!std::isfinite(value)) return std::nullopt;
-  return value;
-}
-
-const json& object_at(const json& object, const char* key) {
-  static const json empty = json::object();
-  if (!object.is_object() || !object.contains(key) || !object[key].is_object()) return empty;
-  return object[key];
-}
-
-std::string string_at(const json& object, const char* key) {
-  if (!object.is_object() || !object.contains(key)) return "";
-  const json& value = object[key];
-  if (value.is_string()) return value.get<std::string>();
-  if (value.is_boolean()) return value.get<bool>() ? "yes" : "no";
-  if (value.is_null()) return "";
-  return value.dump();
-}
-
-// The value, or why it is missing when the record says (`<key>_unavailable`), or nothing.
-std::string fact_or_reason(const json& object, const char* key) {
-  std::string value = string_at(object, key);
-  if (!value.empty()) return value;
-  const std::string reason = string_at(object, (std::string(key) + "_unavailable").c_str());
-  return reason.empty() ? "" : "unavailable (" + reason + ")";
-}
-
-void add_fact(std::vector<Fact>& facts, const std::string& label, const std::string& value) {
-  if (!value.empty()) facts.emplace_back(label, value);
-}
-
-std::string join(const std::vector<std::string>& parts, const std::string& separator) {
-  std::string text;
-  for (std::size_t i = 0; i < parts.size(); ++i) text += (i == 0 ? "" : separator) + parts[i];
-  return text;
-}
-
-// "a", "a and b", "a, b and c".
-std::string join_words(const std::vector<std::string>& parts) {
-  if (parts.size() <= 1) return join(parts, "");
-  return join(std::vector<std::string>(parts.begin(), parts.end() - 1), ", ") + " and " + parts.back();
-}
-
-std::string peak_text(const json& peak) {
-  std::vector<std::string> parts;
-  for (const auto& [precision, value] : object_at(peak, "flops_per_second").items()) {
-    if (value.is_number()) parts.push_back(format_three_digits_compact(value.get<double>() / 1e9) + " GFLOP/s " + precision);
-  }
-  if (const auto bytes = number_at(peak, "bytes_per_second")) {
-    parts.push_back(format_three_digits_compact(*bytes / 1e9) + " GB/s");
-  }
-  if (parts.empty()) return string_at(peak, "unavailable");
-  return join(parts, ", ");
-}
-
-std::vector<Fact> gbx_environment(const json& record) {
-  const json& gbx = object_at(record, "gbx");
-  const json& environment = object_at(gbx, "environment");
-  const json& host = object_at(environment, "host");
-  const json& build = object_at(environment, "build");
-  const json& source = object_at(environment, "source");
-  std::vector<Fact> facts;
-  add_fact(facts, "host", string_at(host, "hostname"));
-  add_fact(facts, "CPU", fact_or_reason(host, "cpu_model"));
-  std::vector<std::string> cores;
-  if (const auto n = number_at(host, "physical_cores")) cores.push_back(format_three_digits_compact(*n) + " physical");
-  if (const auto n = number_at(host, "logical_cpus")) cores.push_back(format_three_digits_compact(*n) + " logical");
-  if (const auto n = number_at(host, "allowed_cpus")) cores.push_back(format_three_digits_compact(*n) + " allowed");
-  if (host.contains("smt") && host["smt"].is_boolean()) cores.push_back(host["smt"].get<bool>() ? "SMT on" : "SMT off");
-  add_fact(facts, "cores", join(cores, ", "));
-  if (const auto bytes = number_at(host, "memory_total_bytes")) add_fact(facts, "memory", format_bytes(*bytes));
-  std::vector<std::string> os;
-  for (const char* key : {"distribution", "os", "kernel", "machine"}) {
-    if (!string_at(host, key).empty()) os.push_back(string_at(host, key));
-  }
-  add_fact(facts, "OS", join(os, ", "));
-  add_fact(facts, "governor", fact_or_reason(host, "governor"));
-  std::vector<std::string> gpus;
-  if (environment.contains("gpus") && environment["gpus"].is_array()) {
-    for (const auto& gpu : environment["gpus"]) {
-      std::string text = string_at(gpu, "name");
-      std::vector<std::string> details;
-      if (!string_at(gpu, "compute_capability").empty())
-        details.push_back("sm " + string_at(gpu, "compute_capability"));
-      if (!string_at(gpu, "driver_version").empty()) details.push_back("driver " + string_at(gpu, "driver_version"));
-      if (!string_at(gpu, "runtime_version").empty()) details.push_back("runtime " + string_at(gpu, "runtime_version"));
-      if (!details.empty()) text += " (" + join(details, ", ") + ")";
-      gpus.push_back(text);
-    }
-  }
-  if (gpus.empty()) {
-    const std::string reason = string_at(environment, "gpus_unavailable");
-    add_fact(facts, "GPUs", reason.empty() ? "none" : "none (" + reason + ")");
-  } else {
-    add_fact(facts, "GPUs", join(gpus, "; "));
-  }
-  std::string compiler = string_at(build, "compiler");
-  if (!string_at(build, "flags").empty()) compiler += " " + string_at(build, "flags");
-  add_fact(facts, "compiler", compiler);
-  add_fact(facts, "build type", string_at(build, "build_type"));
-  std::string benchmark_version = string_at(build, "google_benchmark");
-  if (!string_at(build, "google_benchmark_library_build_type").empty()) {
-    benchmark_version += " (library built as " + string_at(build, "google_benchmark_library_build_type") + ")";
-  }
-  add_fact(facts, "Google Benchmark", benchmark_version);
-  add_fact(facts, "CUDA toolkit", string_at(build, "cuda_toolkit"));
-  add_fact(facts, "cuBLAS", string_at(build, "cublas"));
-  add_fact(facts, "OpenBLAS", string_at(build, "openblas"));
-  std::string commit = string_at(source, "commit");
-  if (!commit.empty()) {
-    commit = commit.substr(0, 12);
-    if (source.contains("dirty") && source["dirty"] == true) commit += " (dirty: uncommitted changes)";
-    if (!string_at(source, "branch").empty()) commit += " on " + string_at(source, "branch");
-  }
-  add_fact(facts, "commit", commit);
-  const json& peaks = object_at(environment, "peaks");
-  add_fact(facts, "CPU peak", peak_text(object_at(peaks, "cpu")));
-  add_fact(facts, "GPU peak", peak_text(object_at(peaks, "gpu")));
-  if (gbx.contains("command") && gbx["command"].is_array()) {
-    std::vector<std::string> argv;
-    for (const auto& arg : gbx["command"]) argv.push_back(arg.is_string() ? arg.get<std::string>() : arg.dump());
-    add_fact(facts, "command", join(argv, " "));
-  }
-  return facts;
-}
-
-std::vector<Fact> plain_environment(const json& record) {
-  const json& context = object_at(record, "context");
-  std::vector<Fact> facts;
-  add_fact(facts, "host", string_at(context, "host_name"));
-  std::string cpus = string_at(context, "num_cpus");
-  if (!cpus.empty() && !string_at(context, "mhz_per_cpu").empty())
-    cpus += " at " + string_at(context, "mhz_per_cpu") + " MHz";
-  add_fact(facts, "CPUs", cpus);
-  add_fact(facts, "CPU scaling enabled", string_at(context, "cpu_scaling_enabled"));
-  add_fact(facts, "Google Benchmark library build", string_at(context, "library_build_type"));
-  add_fact(facts, "executable", string_at(context, "executable"));
-  return facts;
-}
-
-std::vector<Fact> protocol_facts(const json& record) {
-  const json& protocol = object_at(object_at(record, "gbx"), "protocol");
-  std::vector<Fact> facts;
-  add_fact(facts, "warm-up runs", string_at(protocol, "warmup_runs"));
-  add_fact(facts, "samples",
-           string_at(protocol, "min_samples").empty()
-               ? ""
-               : string_at(protocol, "min_samples") + " to " + string_at(protocol, "max_samples"));
-  add_fact(facts, "time bound per benchmark (s)", string_at(protocol, "max_time_seconds"));
-  add_fact(facts, "cache", string_at(protocol, "cache"));
-  if (protocol.contains("target_rel_ci")) {
-    add_fact(facts, "target relative CI half-width",
-             protocol["target_rel_ci"].is_number() ? string_at(protocol, "target_rel_ci") : "off");
-  }
-  add_fact(facts, "batch target (timer resolutions)", string_at(protocol, "batch_resolution_factor"));
-  return facts;
-}
-
-const std::vector<std::string>& plain_missing_facts() {
-  static const std::vector<std::string> facts = {
-      "raw samples: each repetition's real_time serves as one sample, so n is the repetition count",
-      "environment: only Google Benchmark's context (host, CPUs, library build) is known",
-      "protocol: warm-up, sample counts, cache state and batching are unknown",
-      "accuracy: no check against a reference",
-      "memory: no peak memory",
-      "throughput against a peak: no GFLOP/s, arithmetic intensity or fraction of peak",
-      "Pareto analysis: no problem, variant or error to compare variants on",
-      "checksum: the record is not sealed, so a change to it cannot be detected",
-  };
-  return facts;
-}
+using report_json::number_at;
+using report_json::object_at;
+using report_json::string_at;
 
 double seconds_per_unit(const std::string& unit) {
   if (unit == "ns") return 1e-9;
@@ -362,12 +190,12 @@ RunReport summarize_run(const LoadedRecord& record, std::size_t index) {
   run.interrupted = gbx.value("interrupted", false);
   if (record.has_gbx) {
     run.checksum_status = "intact";  // load_record refuses any other
-    run.environment = gbx_environment(record.json);
-    run.protocol = protocol_facts(record.json);
+    run.environment = report_json::gbx_environment(record.json);
+    run.protocol = report_json::protocol_facts(record.json);
   } else {
     run.checksum_status = "none: plain Google Benchmark JSON";
-    run.environment = plain_environment(record.json);
-    run.missing_facts = plain_missing_facts();
+    run.environment = report_json::plain_environment(record.json);
+    run.missing_facts = report_json::plain_missing_facts();
   }
   run.benchmarks = benchmark_rows(record);
   return run;
@@ -401,65 +229,65 @@ std::vector<TrendSeries> trend_series(const ReportModel& model) {
       auto found = index.find(row.name);
       if (found == index.end()) {
         found = index.emplace(row.name, series.size()).first;
-        series.push_back(TrendSeries{row.name, row.label, {}, ""});
+        series.push_back(TrendSeries{row.name, row.label, {}, "", {}});
       }
       series[found->second].points.push_back(TrendPoint{run, row.median, row.median_lower, row.median_upper});
     }
   }
-  for (auto& s : series) s.sentence = trend_sentence(model, s);
+  for (auto& s : series) {
+    s.sentence = trend_sentence(model, s);
+    if (s.points.size() < 3) continue;
+    for (const ChangePoint& p : series_change_points(s)) {
+      s.change_points.push_back(TrendChangePoint{p.index, p.relative_change, p.p_value});
+    }
+  }
   return series;
 }
 
-std::int64_t days_from_civil(std::int64_t y, unsigned m, unsigned d) {
-  y -= m <= 2;
-  const std::int64_t era = (y >= 0 ? y : y - 399) / 400;
-  const auto yoe = static_cast<unsigned>(y - era * 400);
-  const unsigned doy = (153 * (m + (m > 2 ? -3 : 9)) + 2) / 5 + d - 1;
-  const unsigned doe = yoe * 365 + yoe / 4 - yoe / 100 + doy;
-  return era * 146097 + static_cast<std::int64_t>(doe) - 719468;
+// The samples, which the loaded benchmarks hold too, out of a record's JSON: of a thousand benchmarks of
+// a thousand samples, they are most of the tree.
+void drop_sample_arrays(json& record) {
+  for (auto& entry : record["benchmarks"]) {
+    if (entry.is_object() && entry.contains("gbx") && entry["gbx"].is_object()) entry["gbx"].erase("samples");
+  }
 }
 
 }  // namespace
 
-std::optional<std::int64_t> parse_iso8601(const std::string& text) {
-  int year = 0, month = 0, day = 0, hour = 0, minute = 0, second = 0, consumed = 0;
-  if (std::sscanf(text.c_str(), "%4d-%2d-%2dT%2d:%2d:%2d%n", &year, &month, &day, &hour, &minute, &second, &consumed) !=
-          6 ||
-      consumed != 19) {
-    return std::nullopt;
+std::string run_commit(const RunReport& run) {
+  for (const auto& [key, value] : run.environment) {
+    if (key == "commit") return value.substr(0, value.find(' '));
   }
-  if (month < 1 || month > 12 || day < 1 || day > 31 || hour > 23 || minute > 59 || second > 60) return std::nullopt;
-  std::size_t at = 19;
-  if (at < text.size() && text[at] == '.') {
-    ++at;
-    while (at < text.size() && text[at] >= '0' && text[at] <= '9') ++at;
+  return {};
+}
+
+std::vector<ChangePoint> series_change_points(const TrendSeries& series, double alpha, std::uint64_t seed) {
+  std::vector<double> medians, lower, upper;
+  for (const TrendPoint& p : series.points) {
+    medians.push_back(p.median);
+    lower.push_back(p.lower && std::isfinite(*p.lower) ? *p.lower : p.median);
+    upper.push_back(p.upper && std::isfinite(*p.upper) ? *p.upper : p.median);
   }
-  std::int64_t offset = 0;
-  if (at < text.size()) {
-    const std::string zone = text.substr(at);
-    int zone_hours = 0, zone_minutes = 0;
-    if (zone == "Z") {
-      offset = 0;
-    } else if ((zone[0] == '+' || zone[0] == '-') && zone.size() == 6 &&
-               std::sscanf(zone.c_str() + 1, "%2d:%2d", &zone_hours, &zone_minutes) == 2) {
-      offset = (zone[0] == '+' ? 1 : -1) * (std::int64_t{zone_hours} * 3600 + std::int64_t{zone_minutes} * 60);
-    } else {
-      return std::nullopt;
-    }
-  }
-  const std::int64_t days = days_from_civil(year, static_cast<unsigned>(month), static_cast<unsigned>(day));
-  return days * 86400 + std::int64_t{hour} * 3600 + std::int64_t{minute} * 60 + second - offset;
+  return detect_change_points(medians, lower, upper, alpha, seed);
 }
 
 ReportModel build_report_model(const std::vector<std::string>& paths) {
   ReportModel model;
-  std::vector<LoadedRecord> records;
-  records.reserve(paths.size());
-  for (const auto& path : paths) records.push_back(load_record(path));  // BadRecord names the file
-  model.runs.reserve(records.size());
-  for (std::size_t i = 0; i < records.size(); ++i) model.runs.push_back(summarize_run(records[i], i));
-  if (records.size() == 2) model.comparison = compare_loaded(records[0], records[1]);
-  model.pareto = pareto_from_record(records.back().json);  // plain Google Benchmark JSON gives none
+  // One record at a time: its JSON tree is dropped once the run is summarised, so the model's memory
+  // does not grow by a tree per run (issue 13). A comparison keeps its two records, without samples.
+  std::vector<LoadedRecord> compared;
+  model.runs.reserve(paths.size());
+  for (std::size_t i = 0; i < paths.size(); ++i) {
+    LoadedRecord record = load_record(paths[i]);  // BadRecord names the file
+    model.runs.push_back(summarize_run(record, i));
+    if (i + 1 == paths.size()) model.pareto = pareto_from_record(record.json);  // plain JSON gives none
+    if (paths.size() == 2) {
+      drop_sample_arrays(record.json);
+      compared.push_back(std::move(record));
+    }
+  }
+  if (compared.size() == 2) model.comparison = compare_loaded(compared[0], compared[1]);
+  compared.clear();
 
   for (std::size_t i = 0; i < model.runs.size(); ++i) model.by_date.push_back(i);
   std::stable_sort(model.by_date.begin(), model.by_date.end(), [&](std::size_t a, std::size_t b) {
@@ -473,97 +301,5 @@ ReportModel build_report_model(const std::vector<std::string>& paths) {
 }
 
 const RunReport& pareto_run(const ReportModel& model) { return model.runs.back(); }
-
-std::string pareto_label(const ParetoGroup& group, const std::string& name) {
-  for (const auto& v : group.variants) {
-    if (v.name == name) return v.variant.empty() ? v.name : v.variant;
-  }
-  for (const auto& f : group.failed) {
-    if (f.name == name) return f.variant.empty() ? f.name : f.variant;
-  }
-  return name;
-}
-
-std::string pareto_sentence(const ParetoGroup& group) {
-  const auto variant_of = [&](const std::string& name) { return pareto_label(group, name); };
-  std::vector<const ParetoVariant*> frontier;
-  for (const auto& v : group.variants) {
-    if (v.on_frontier) frontier.push_back(&v);
-  }
-  std::vector<std::string> clauses;
-  if (frontier.empty()) {
-    clauses.push_back("On " + group.problem + ", no variant is on the frontier");
-  } else {
-    // The variant strictly best on one objective among the frontier's; none on a tie.
-    const auto best = [&](auto key) -> std::string {
-      const ParetoVariant* winner = nullptr;
-      bool tie = false;
-      for (const auto* v : frontier) {
-        if (winner == nullptr || key(*v) < key(*winner)) {
-          winner = v;
-          tie = false;
-        } else if (key(*v) == key(*winner)) {
-          tie = true;
-        }
-      }
-      return tie ? "" : winner->variant;
-    };
-    const bool uses_error = std::count(group.objectives.begin(), group.objectives.end(), "error") > 0;
-    const bool uses_memory = std::count(group.objectives.begin(), group.objectives.end(), "memory") > 0;
-    std::vector<std::pair<std::string, std::string>> roles;  // variant, role
-    roles.emplace_back(best([](const ParetoVariant& v) { return v.latency_median; }), "fastest");
-    if (frontier.size() > 1 && uses_error) {
-      roles.emplace_back(
-          best([](const ParetoVariant& v) { return v.error.value_or(std::numeric_limits<double>::infinity()); }),
-          "most accurate");
-    }
-    if (frontier.size() > 1 && uses_memory) {
-      roles.emplace_back(
-          best([](const ParetoVariant& v) { return v.memory_bytes.value_or(std::numeric_limits<double>::infinity()); }),
-          "least memory");
-    }
-    // One phrase per variant: "a fastest and least memory, b most accurate".
-    std::vector<std::pair<std::string, std::vector<std::string>>> by_variant;
-    for (const auto& [variant_of_role, role] : roles) {
-      // A named copy: C++17 lambdas cannot capture a structured binding.
-      const std::string& variant = variant_of_role;
-      if (variant.empty()) continue;
-      auto found =
-          std::find_if(by_variant.begin(), by_variant.end(), [&](const auto& p) { return p.first == variant; });
-      if (found == by_variant.end()) {
-        by_variant.push_back({variant, {role}});
-      } else {
-        found->second.push_back(role);
-      }
-    }
-    std::vector<std::string> phrases;
-    phrases.reserve(by_variant.size());
-    for (const auto& [variant, list] : by_variant) {
-      phrases.push_back(frontier.size() == 1 ? join_words(list) : variant + " " + join_words(list));
-    }
-    std::vector<std::string> names;
-    names.reserve(frontier.size());
-    for (const auto* v : frontier) names.push_back(v->variant);
-    clauses.push_back("On " + group.problem + ", " + join_words(names) + (names.size() == 1 ? " is" : " are") +
-                      " on the frontier" + (phrases.empty() ? "" : " (" + join(phrases, ", ") + ")"));
-  }
-  for (const auto& v : group.variants) {
-    if (v.dominated_by) clauses.push_back(v.variant + " is dominated by " + variant_of(*v.dominated_by));
-  }
-  for (const auto& f : group.failed) {
-    clauses.push_back((f.variant.empty() ? f.name : f.variant) + " failed its accuracy check and is left out");
-  }
-  for (const auto& m : group.missing) {
-    std::vector<std::string> labels;
-    for (const auto& name : m.variants) labels.push_back(variant_of(name));
-    if (m.objective == "latency") {
-      clauses.push_back(join_words(labels) + (labels.size() == 1 ? " has" : " have") + " no usable samples and " +
-                        (labels.size() == 1 ? "is" : "are") + " left out");
-    } else {
-      clauses.push_back(m.objective + " was not compared (not recorded for " + join_words(labels) + ")");
-    }
-  }
-  return join(clauses, "; ") + ".";
-}
 
 }  // namespace gbx::tools

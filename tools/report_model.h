@@ -8,7 +8,9 @@
 
 #include "reporters/format.h"
 #include "reporters/pareto.h"
+#include "stats/change_point.h"
 #include "tools/comparison.h"
+#include "tools/iso8601.h"
 #include "tools/record_loader.h"
 
 // What `gbx report` shows, computed once from the records and then written as Markdown or HTML
@@ -81,13 +83,31 @@ struct TrendPoint {
   std::optional<double> upper;
 };
 
+// Where a benchmark's median series steps to a new level (stats/change_point.h finds them).
+struct TrendChangePoint {
+  std::size_t index = 0;         // into TrendSeries::points: the first point of the new segment
+  double relative_change = 0.0;  // after / before - 1, of the segments' medians
+  double p_value = 1.0;
+};
+
 // One benchmark name across the runs that measured it, ordered by date.
 struct TrendSeries {
   std::string name;
   std::string label;
   std::vector<TrendPoint> points;
   std::string sentence;  // the change from the first point to the last, and whether the intervals overlap
+  std::vector<TrendChangePoint> change_points;  // detected when the series has 3 or more points
 };
+
+// The change points of a series' medians, weighing each run's interval (a run without one is exact).
+// The report and gbx trend ask the same question with the same defaults, so they give the same answer.
+constexpr double kTrendAlpha = 0.05;
+constexpr std::uint64_t kTrendSeed = 1;
+// The commit a run was built from: the first word of its "commit" fact ("abc123def456 on main"), or "".
+std::string run_commit(const RunReport& run);
+
+std::vector<ChangePoint> series_change_points(const TrendSeries& series, double alpha = kTrendAlpha,
+                                              std::uint64_t seed = kTrendSeed);
 
 struct ReportModel {
   std::vector<RunReport> runs;           // command-line order
@@ -104,9 +124,7 @@ ReportModel build_report_model(const std::vector<std::string>& paths);
 // of one run are what a reader acts on; those of every run would repeat them.
 const RunReport& pareto_run(const ReportModel& model);
 
-// Seconds since the epoch of an ISO 8601 time ("2026-11-30T04:17:41Z", "...+01:00"); absent otherwise.
-std::optional<std::int64_t> parse_iso8601(const std::string& text);
-
+// The two below are in report_model_pareto.cc.
 // A variant's label (its `variant`) from its benchmark name, which the Pareto analysis identifies it by.
 std::string pareto_label(const ParetoGroup& group, const std::string& name);
 

@@ -14,14 +14,6 @@ namespace gbx::tools {
 
 namespace {
 
-// The commit a run was built from: the first word of the report's "commit" fact ("abc123def456 on main").
-std::string commit_of(const RunReport& run) {
-  for (const auto& [key, value] : run.environment) {
-    if (key == "commit") return value.substr(0, value.find(' '));
-  }
-  return {};
-}
-
 struct Found {
   const TrendSeries* series = nullptr;
   std::vector<ChangePoint> points;
@@ -63,14 +55,7 @@ int trend_command(const TrendOptions& options, std::ostream& out, std::ostream& 
       ++too_short;
       continue;
     }
-    std::vector<double> medians, lower, upper;
-    for (const TrendPoint& p : series.points) {
-      medians.push_back(p.median);
-      // A run without an interval (plain Google Benchmark JSON, one repetition) is taken as exact.
-      lower.push_back(p.lower && std::isfinite(*p.lower) ? *p.lower : p.median);
-      upper.push_back(p.upper && std::isfinite(*p.upper) ? *p.upper : p.median);
-    }
-    Found f{&series, detect_change_points(medians, lower, upper, options.alpha, options.seed), false};
+    Found f{&series, series_change_points(series, options.alpha, options.seed), false};
     f.regression = !f.points.empty() && f.points.back().relative_change > 0.0;
     found.push_back(std::move(f));
   }
@@ -88,7 +73,7 @@ int trend_command(const TrendOptions& options, std::ostream& out, std::ostream& 
     ++with_change;
     for (const ChangePoint& p : f.points) {
       const RunReport& run = model.runs[f.series->points[p.index].run];
-      const std::string commit = commit_of(run);
+      const std::string commit = run_commit(run);
       const bool latest_regression = f.regression && &p == &f.points.back();
       if (markdown) {
         rows << "| " << markdown_cell(f.series->label) << " | " << change_text(p) << " | " << markdown_cell(run.label)

@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # The browser check can fail: pages that each break the HTML contract in one way (a console error, a
 # chart whose data is empty, a missing table row, a request off the file, a table that does not sort, an absent chart kind) must
-# each fail with the message for that fault, and the same page without the fault must pass.
+# each fail with the message for that fault, and the same page without the fault must pass. Also a
+# results table below the first screen, a page wider than it, and two chart labels that overlap.
 #   browser_check_self_test.sh NODE_MODULES_DIR
 set -u
 node_modules=$1
@@ -42,7 +43,16 @@ check network.html 1
 expect "network request (the report must be self-contained): http://127.0.0.1:9/logo.png"
 check unsortable.html 1
 expect 'a click on "Median" did not sort the table ascending'
+check buried.html 1
+expect "1 failure(s)"
+expect "the results table is not visible without scrolling at 1400 x 900"
+check wide.html 1
+expect "1 failure(s)"
+expect "it scrolls sideways at 1400 px"
+check overlap.html 1
+expect "1 failure(s)"
+expect 'chart pareto-1: the point labels "openblas_sgemm" and "cpu_blocked" overlap'
 check good.html 1 ecdf,pareto,throughput
 expect "1 failure(s)"
 expect 'no chart of the expected kind "throughput"'
-echo "the browser check fails on a console error, an empty chart, a missing row, a request off the file, a table that does not sort and an absent chart kind"
+echo "the browser check fails on a console error, an empty chart, a missing row, a request off the file, a table that does not sort, a buried or too wide results table, overlapping labels and an absent chart kind"

@@ -4,7 +4,10 @@
 // Fails on any console error or page error, any request that leaves the file (the report must be
 // self-contained), a render that does not finish "ok", a chart without a rendered data mark, an
 // expected chart kind that is absent, a benchmark measured in a record without its table row or
-// its ECDF chart, and a table that does not sort by its Median column when the header is clicked. Exit code 0: pass; 1: fail, every failure listed; 2: bad usage.
+// its ECDF chart, a table that does not sort by its Median column when the header is clicked, a
+// first screen (1,400 x 900) that does not show the results table's first row or that scrolls
+// sideways, and two labels of one chart (point labels, or one axis's tick labels) that overlap.
+// Exit code 0: pass; 1: fail, every failure listed; 2: bad usage.
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -12,6 +15,10 @@ import {createRequire} from 'node:module';
 import {fileURLToPath, pathToFileURL} from 'node:url';
 
 const kTimeoutMs = 60000;
+// The first screen the report is laid out for (issue 14).
+const kScreen = {width: 1400, height: 900};
+// Text boxes may touch: glyph boxes are taller than the ink, so overlap counts beyond this many pixels.
+const kOverlapTolerancePx = 1;
 const kChromium = '/usr/bin/chromium';
 // Without the background-networking flags this Chromium opens connections of its own at start.
 const kChromiumFlags = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run',
@@ -98,6 +105,35 @@ function inspectPage() {
     hasSvg: chart.querySelector('svg') !== null,
     marks: marksOf(chart),
   }));
+  // Labels that can be read: shown, not transparent, not empty; their boxes in page pixels.
+  const shown = (element, chart) => {
+    if (element.textContent.trim() === '') return false;
+    for (let e = element; e && e !== chart; e = e.parentElement) {
+      const style = getComputedStyle(e);
+      if (style.display === 'none' || style.visibility === 'hidden' || Number(style.opacity) === 0) return false;
+      if (Number(e.getAttribute('opacity') ?? 1) === 0 || Number(e.getAttribute('fill-opacity') ?? 1) === 0) return false;
+    }
+    return true;
+  };
+  const boxes = (elements, chart) => elements.filter((e) => shown(e, chart)).map((e) => {
+    const r = e.getBoundingClientRect();
+    return {text: e.textContent.trim(), left: r.left, top: r.top, right: r.right, bottom: r.bottom};
+  });
+  // Each set of labels that must not overlap: a chart's point labels (text marks), each axis's ticks.
+  const labelSets = (chart) => [
+    {what: 'point labels', boxes: boxes([...chart.querySelectorAll('svg g.role-mark text')], chart)},
+    ...[...chart.querySelectorAll('svg g.role-axis')].map((axis) => (
+      {what: 'axis labels', boxes: boxes([...axis.querySelectorAll('g.role-axis-label text')], chart)})),
+  ];
+  const labels = Object.fromEntries([...document.querySelectorAll('.gbx-chart')].map((c) => [c.id, labelSets(c)]));
+  const table = document.querySelector('table.gbx-benchmarks');
+  const firstRow = table?.tBodies[0]?.rows[0];
+  const firstScreen = {
+    scrollY: window.scrollY,
+    table: table ? table.getBoundingClientRect().toJSON() : null,
+    firstRow: firstRow ? firstRow.getBoundingClientRect().toJSON() : null,
+    pageWidth: document.documentElement.scrollWidth,
+  };
   const tables = {};
   for (const table of document.querySelectorAll('table.gbx-benchmarks')) {
     const rows = tables[table.dataset.run] ??= [];
@@ -105,7 +141,7 @@ function inspectPage() {
       rows.push({name: row.dataset.name, skipped: row.dataset.skipped === 'true'});
     }
   }
-  return {charts, tables};
+  return {charts, tables, labels, firstScreen};
 }
 
 async function check(options, failures) {
@@ -115,7 +151,7 @@ async function check(options, failures) {
   try {
     context = await chromium.launchPersistentContext(profile, {
       executablePath: kChromium, headless: true, args: kChromiumFlags, timeout: kTimeoutMs,
-      viewport: {width: 1280, height: 900},
+      viewport: kScreen,
     });
     // Anything that would leave the file is counted as a failure and refused before it goes out.
     const isLocal = (url) => kLocalSchemes.has(new URL(url).protocol);
@@ -186,7 +222,44 @@ async function checkSorting(page, failures) {
   }
 }
 
+function overlapping(a, b) {
+  const t = kOverlapTolerancePx;
+  return a.left < b.right - t && b.left < a.right - t && a.top < b.bottom - t && b.top < a.bottom - t;
+}
+
+// The results table's first row on the first screen, with nothing to scroll sideways; no two labels of
+// a set overlapping.
+function judgeLayout(seen, failures) {
+  const screen = seen.firstScreen;
+  if (!screen.table || !screen.firstRow) {
+    failures.push('no results table (table.gbx-benchmarks) with a row');
+  } else if (screen.scrollY !== 0 || screen.firstRow.bottom > kScreen.height || screen.firstRow.top < 0) {
+    failures.push(`the results table is not visible without scrolling at ${kScreen.width} x ${kScreen.height}: ` +
+                  `its first row spans ${Math.round(screen.firstRow.top)} to ${Math.round(screen.firstRow.bottom)} px`);
+  }
+  if (screen.pageWidth > kScreen.width) {
+    failures.push(`the page is ${screen.pageWidth} px wide: it scrolls sideways at ${kScreen.width} px`);
+  } else if (screen.table && screen.table.right > kScreen.width) {
+    failures.push(`the results table ends at ${Math.round(screen.table.right)} px, past ${kScreen.width} px`);
+  }
+  let counted = 0;
+  for (const [id, sets] of Object.entries(seen.labels)) {
+    for (const set of sets) {
+      counted += set.boxes.length;
+      for (let i = 0; i < set.boxes.length; ++i) {
+        for (let j = i + 1; j < set.boxes.length; ++j) {
+          if (overlapping(set.boxes[i], set.boxes[j])) {
+            failures.push(`chart ${id}: the ${set.what} "${set.boxes[i].text}" and "${set.boxes[j].text}" overlap`);
+          }
+        }
+      }
+    }
+  }
+  return counted;
+}
+
 function judge(seen, options, failures) {
+  const labels = judgeLayout(seen, failures);
   if (seen.charts.length === 0) failures.push('the report has no .gbx-chart');
   let marks = 0;
   const kindCounts = {};
@@ -219,7 +292,7 @@ function judge(seen, options, failures) {
     }
   });
   const kinds = Object.entries(kindCounts).map(([kind, count]) => `${kind} ${count}`).join(', ');
-  return `${seen.charts.length} charts (${kinds}), ${rows} rows, ${marks} marks`;
+  return `${seen.charts.length} charts (${kinds}), ${rows} rows, ${marks} marks, ${labels} labels apart`;
 }
 
 const options = parseArguments(process.argv.slice(2));

@@ -86,7 +86,14 @@ document.querySelectorAll('table.gbx-benchmarks thead th').forEach(function (th,
 // Medians in nanoseconds, deliberately not in order.
 const medianOf = {[measured[0]]: 11, [measured[1]]: 9};
 
-function page({chartList = charts(), rows = measured, extraScript = '', sorting = sortScript}) {
+// Two labels drawn at the same place: what the report's label placement must never produce.
+const overlapping = {
+  data: {values: [{variant: 'openblas_sgemm', ns: 10, error: 1e-6}, {variant: 'cpu_blocked', ns: 10, error: 1e-6}]},
+  layer: [{mark: 'point'}, {mark: {type: 'text', align: 'left', dx: 6}, encoding: {text: {field: 'variant'}}}],
+  encoding: {x: {field: 'ns', type: 'quantitative'}, y: {field: 'error', type: 'quantitative', scale: {type: 'log'}}},
+};
+
+function page({chartList = charts(), rows = measured, extraScript = '', sorting = sortScript, before = ''}) {
   const specs = Object.fromEntries(chartList.map((chart) => [chart.id, chart.spec]));
   const containers = chartList.map((chart) => {
     const extra = chart.name ? ` data-name="${escapeAttribute(chart.name)}"`
@@ -100,6 +107,7 @@ function page({chartList = charts(), rows = measured, extraScript = '', sorting 
 ${library('vega/build/vega.min.js')}
 ${library('vega-lite/build/vega-lite.min.js')}
 </head><body>
+${before}
 <table class="gbx-benchmarks" data-run="0"><thead><tr><th>Benchmark</th><th>Median</th></tr></thead>
 <tbody>
 ${tableRows.join('\n')}
@@ -123,6 +131,9 @@ const pages = {
   'missing_row.html': page({rows: measured.slice(0, 1)}),
   'network.html': page({extraScript: '<img src="http://127.0.0.1:9/logo.png" alt="">'}),
   'unsortable.html': page({sorting: ''}),
+  'buried.html': page({before: '<div style="height: 1000px">a long preamble</div>'}),
+  'wide.html': page({before: '<div style="width: 1800px">a wide banner</div>'}),
+  'overlap.html': page({chartList: [...charts(), {id: 'pareto-1', kind: 'pareto', problem: 'p', spec: overlapping}]}),
 };
 for (const [name, html] of Object.entries(pages)) fs.writeFileSync(path.join(out, name), html);
 console.log(`fixture pages written to ${out}: ${Object.keys(pages).join(' ')}`);

@@ -5,8 +5,10 @@
 #include <map>
 #include <string>
 
+#include "reporters/escape.h"
 #include "tests/report/records.h"
 #include "tools/html_report.h"
+#include "tools/html_report_charts.h"
 #include "tools/report_model.h"
 
 namespace {
@@ -39,10 +41,18 @@ std::string run_file(const std::string& file, const std::string& created, double
 }
 
 TEST(HtmlReport, TextAndScriptsAreEscaped) {
-  EXPECT_EQ(gbx::tools::html_escape("<a href='x'>&\"</a>"), "&lt;a href=&#39;x&#39;&gt;&amp;&quot;&lt;/a&gt;");
-  EXPECT_EQ(gbx::tools::script_safe("a</script>b</SCRIPT >c</scrip</sCrIpT"),
+  EXPECT_EQ(gbx::html_text("<a href='x'>&\"</a>"), "&lt;a href=&#39;x&#39;&gt;&amp;&quot;&lt;/a&gt;");
+  using gbx::ScriptContent;
+  EXPECT_EQ(gbx::script_text("a</script>b</SCRIPT >c</scrip</sCrIpT", ScriptContent::code),
             "a<\\/script>b<\\/SCRIPT >c</scrip<\\/sCrIpT");
-  EXPECT_EQ(gbx::tools::script_safe("x < y && y </ z"), "x < y && y </ z");
+  EXPECT_EQ(gbx::script_text("x.replace(/</g, y) </ z", ScriptContent::code), "x.replace(/</g, y) </ z")
+      << "a regular expression /</g stays one";
+  EXPECT_EQ(gbx::script_text("\"<!--<script>\"", ScriptContent::code), "\"<\\u0021--<script>\"")
+      << "no escaped state to hide a </script in";
+  EXPECT_EQ(gbx::script_text("</script", ScriptContent::code), "<\\/script") << "at the very end";
+  const std::string data = gbx::script_text(json("</b><!--").dump(), ScriptContent::json);
+  EXPECT_EQ(data.find('<'), std::string::npos) << data;
+  EXPECT_EQ(json::parse(data), "</b><!--") << "JSON reads it back";
 }
 
 TEST(HtmlReport, OneChartPerKindAsTheRunsAsk) {
@@ -124,10 +134,16 @@ TEST(HtmlReport, AnEcdfOfManySamplesIsDrawnThroughAThousandQuantilesAndSaysSo) {
   ASSERT_EQ(charts.at(0).kind, "ecdf");
   const json& line = layer_with_mark(charts[0].spec, "line");
   ASSERT_FALSE(line.is_null());
-  const auto points = line["data"]["values"].size();
+  // The points are CSV (run,t,p,i), which is compact in memory and in the page (issue 13).
+  ASSERT_EQ(line["data"]["format"]["type"], "csv");
+  const std::string csv = line["data"]["values"].get<std::string>();
+  ASSERT_EQ(csv.rfind("run,t,p,i\n", 0), 0u) << csv.substr(0, 40);
+  const auto points = occurrences(csv, "\n") - 1;
   EXPECT_LE(points, 1001u);
   EXPECT_GE(points, 900u);
-  EXPECT_EQ(line["data"]["values"].back()["p"], 1.0) << "the curve reaches the largest sample";
+  const std::string last = csv.substr(csv.rfind('\n', csv.size() - 2) + 1);
+  EXPECT_EQ(last.rfind("#1,", 0), 0u) << last;
+  EXPECT_NE(last.find(",1,"), std::string::npos) << "the curve reaches the largest sample: " << last;
   EXPECT_NE(charts[0].spec["title"].dump().find("n = 5000, drawn through 1000 of its quantiles"), std::string::npos)
       << charts[0].spec["title"].dump();
 }
@@ -175,6 +191,79 @@ TEST(HtmlReport, AFailedVariantIsMarkedApart) {
     failed_point |= v["variant"] == "bad" && v["status"] == "failed accuracy";
   EXPECT_TRUE(failed_point) << spec["data"].dump();
   EXPECT_NE(spec.dump().find("datum.status === 'failed accuracy'"), std::string::npos) << "its own layer and shape";
+}
+
+TEST(HtmlReport, ThePageOpensOnTheSummaryAndTheResultsAndEndsOnTheCollapsedDetails) {
+  const std::string a = run_file("a", "2026-01-01T00:00:00Z", 1.0);
+  const std::string b = run_file("b", "2026-01-02T00:00:00Z", 1.3);
+  const std::string page = gbx::tools::html_report(gbx::tools::build_report_model({a, b}), {"", ""});
+  const auto at = [&](const std::string& what) {
+    const auto found = page.find(what);
+    EXPECT_NE(found, std::string::npos) << what;
+    return found;
+  };
+  const auto summary = at("<section id=\"summary\">");
+  const auto results = at("<section id=\"results\">");
+  const auto comparison = at("<section id=\"comparison\">");
+  const auto distributions = at("<section id=\"distributions\">");
+  const auto details = at("<section id=\"runs\">");
+  EXPECT_LT(summary, results);
+  EXPECT_LT(results, comparison);
+  EXPECT_LT(comparison, distributions);
+  EXPECT_LT(distributions, details);
+  EXPECT_LT(at("<summary>Environment</summary>"), at("</body>"));
+  EXPECT_GT(at("<summary>Environment</summary>"), details) << "environment last";
+  EXPECT_EQ(occurrences(page, "<details open"), 0u) << "environment and protocol collapsed";
+  EXPECT_EQ(occurrences(page, "<details>"), 4u) << "environment and protocol of each run";
+  // The summary: counts, the regressions of the comparison and the Pareto frontier.
+  const std::string head = page.substr(summary, results - summary);
+  EXPECT_NE(head.find("<b>3</b><span>benchmarks measured (run #2)</span>"), std::string::npos) << head;
+  EXPECT_NE(head.find("slower than #1"), std::string::npos) << head;
+  EXPECT_NE(head.find("gemm/m=8: fast"), std::string::npos) << "the frontier of gemm/m=8: " << head;
+  // Secondary columns are marked so that the table fits the page.
+  EXPECT_EQ(occurrences(page, "<th scope=\"col\" tabindex=\"0\" data-type=\"number\" class=\"gbx-secondary\">"),
+            2u * 5u);
+  EXPECT_NE(page.find("class=\"gbx-all-columns\""), std::string::npos) << "a switch shows them";
+}
+
+TEST(HtmlReport, ParetoPointsAreLabelledByTheLabelTransformNotATextLayer) {
+  Entry fast = report_test::entry("p/a", "p/n=1", "openblas_sgemm", report_test::samples_around(1e-3));
+  Entry slow = report_test::entry("p/b", "p/n=1", "cpu_blocked", report_test::samples_around(1.001e-3));
+  const json spec = pareto_spec({fast, slow});
+  ASSERT_FALSE(spec.is_null());
+  EXPECT_TRUE(layer_with_mark(spec, "text").is_null()) << "a text layer prints labels over each other";
+  const json& labels = spec["usermeta"]["gbxLabels"];
+  ASSERT_TRUE(labels.is_object()) << spec.dump();
+  EXPECT_EQ(labels["field"], "variant");
+  bool named = false;
+  for (const auto& layer : spec["layer"]) named |= layer.value("name", "") == labels["layer"];
+  EXPECT_TRUE(named) << "the labelled layer exists: " << spec["layer"].dump();
+}
+
+TEST(HtmlReport, TickLabelsShowTheDigitsTheDataNeeds) {
+  using gbx::tools::html::tick_format;
+  EXPECT_EQ(tick_format(4.306, 4.306), ".5~r") << "flat: the 1e-3 floor of the spread";
+  EXPECT_EQ(tick_format(4.2, 4.4), ".4~r");
+  EXPECT_EQ(tick_format(1.0, 1000.0), ".3~r");
+  EXPECT_EQ(tick_format(0.0, 0.0), "~r");
+}
+
+TEST(HtmlReport, ATrendDrawsItsChangePointsAsRules) {
+  const std::string a = run_file("a", "2026-01-01T00:00:00Z", 1.0);
+  const std::string b = run_file("b", "2026-01-02T00:00:00Z", 1.0);
+  const std::string c = run_file("c", "2026-01-03T00:00:00Z", 1.5);
+  ReportModel model = gbx::tools::build_report_model({a, b, c});
+  ASSERT_FALSE(model.trends.empty());
+  const auto rules = [](const json& spec) {
+    std::size_t count = 0;
+    for (const auto& layer : spec["layer"]) count += layer.contains("data") && layer["mark"]["type"] == "rule" ? 1 : 0;
+    return count;
+  };
+  EXPECT_EQ(rules(gbx::tools::html::trend_chart(model, model.trends[0], 0).spec), 0u) << "none detected, none drawn";
+  model.trends[0].change_points.push_back({2, 0.5, 0.01});
+  const json spec = gbx::tools::html::trend_chart(model, model.trends[0], 0).spec;
+  EXPECT_EQ(rules(spec), 1u) << spec.dump();
+  EXPECT_NE(spec.dump().find("+50"), std::string::npos) << "the step's size in its tooltip";
 }
 
 }  // namespace

@@ -124,6 +124,18 @@ TEST(MarkdownReport, ThreeRunsAddTheTrendInDateOrder) {
   EXPECT_EQ(count_lines(md, "## Comparison.*"), 0) << "a comparison is for two runs";
 }
 
+TEST(MarkdownReport, TheTrendListsItsChangePoints) {
+  std::vector<std::string> paths;
+  for (int i = 0; i < 8; ++i) {
+    const double level = i < 4 ? 100.0 : 120.0;
+    const std::string date = "2026-01-01T0" + std::to_string(i) + ":00:00Z";
+    paths.push_back(report_test::write(report_test::plain_record({{"BM", {level, level + 1, level + 2}}}, date),
+                                       "run" + std::to_string(i)));
+  }
+  const std::string text = markdown(paths);
+  EXPECT_EQ(count_lines(text, R"(^- BM: 19\.8% slower from run #5, p = 0\.0[0-4][0-9]*$)"), 1) << text;
+}
+
 TEST(MarkdownReport, PlainJsonSaysWhichFactsAreMissing) {
   const std::string md =
       markdown({report_test::write(report_test::plain_record({{"BM_a", {100, 102, 98, 101, 99}}}), "plain")});

@@ -176,6 +176,32 @@ TEST(ReportModel, TheTrendFollowsTheDatesWithTheirOffsetsNotTheCommandLine) {
   EXPECT_NE(model.trends[1].sentence.find("measured only in run #3"), std::string::npos) << model.trends[1].sentence;
 }
 
+// Ten runs, a step of +30% at the sixth, far beyond each run's spread; BM_flat holds still.
+std::vector<std::string> stepped_history(const std::string& tag) {
+  std::vector<std::string> paths;
+  for (int i = 0; i < 10; ++i) {
+    const double level = i < 5 ? 100.0 : 130.0;
+    const std::string date = "2026-01-01T0" + std::to_string(i) + ":00:00Z";
+    paths.push_back(report_test::write(
+        report_test::plain_record({{"BM", {level, level + 1, level + 2}}, {"BM_flat", {50, 51, 52}}}, date),
+        tag + std::to_string(i)));
+  }
+  return paths;
+}
+
+TEST(ReportModel, TheTrendFindsAPlantedStepAndNoneInAFlatSeries) {
+  const ReportModel model = build_report_model(stepped_history("run"));
+  ASSERT_EQ(model.trends.size(), 2u);
+  const auto& stepped = model.trends[0];
+  ASSERT_EQ(stepped.name, "BM");
+  ASSERT_EQ(stepped.change_points.size(), 1u);
+  EXPECT_EQ(stepped.change_points[0].index, 5u);
+  EXPECT_NEAR(stepped.change_points[0].relative_change, 0.30, 0.01);
+  EXPECT_LT(stepped.change_points[0].p_value, 0.05);
+  EXPECT_EQ(model.trends[1].name, "BM_flat");
+  EXPECT_TRUE(model.trends[1].change_points.empty());
+}
+
 TEST(ReportModel, Iso8601TimesParseWithTheirOffsets) {
   using gbx::tools::parse_iso8601;
   EXPECT_EQ(parse_iso8601("1970-01-01T00:00:00Z"), 0);
