@@ -13,14 +13,15 @@ namespace {
 
 using json = nlohmann::json;
 
-// A pattern of the schema's kind: anchored, a sequence of literal characters and [classes], each
-// optionally repeated {n} times. Anything else is a schema this reader does not understand.
+// A pattern of the schema's kind: anchored at the start, a sequence of literal characters and
+// [classes], each optionally repeated {n} times, then '$' (the whole text) or nothing (a prefix, as
+// "^SIG"). Anything else is a schema this reader does not understand.
 bool matches_pattern(const std::string& pattern, const std::string& text) {
-  if (pattern.size() < 2 || pattern.front() != '^' || pattern.back() != '$') {
-    throw std::logic_error("record schema: unsupported pattern " + pattern);
-  }
+  if (pattern.size() < 2 || pattern.front() != '^') throw std::logic_error("record schema: unsupported pattern " + pattern);
+  const bool whole = pattern.back() == '$';
+  const std::size_t end = whole ? pattern.size() - 1 : pattern.size();
   std::size_t at = 0;  // in text
-  for (std::size_t p = 1; p + 1 < pattern.size();) {
+  for (std::size_t p = 1; p < end;) {
     std::set<char> accepted;
     if (pattern[p] == '[') {
       const std::size_t close = pattern.find(']', p);
@@ -40,7 +41,7 @@ bool matches_pattern(const std::string& pattern, const std::string& text) {
       throw std::logic_error("record schema: unsupported pattern " + pattern);
     }
     std::size_t count = 1;
-    if (p + 1 < pattern.size() && pattern[p] == '{') {
+    if (p < end && pattern[p] == '{') {
       const std::size_t close = pattern.find('}', p);
       const std::string digits = pattern.substr(p + 1, close - p - 1);
       if (close == std::string::npos || digits.empty() || digits.find_first_not_of("0123456789") != std::string::npos) {
@@ -53,7 +54,7 @@ bool matches_pattern(const std::string& pattern, const std::string& text) {
       if (at >= text.size() || accepted.count(text[at]) == 0) return false;
     }
   }
-  return at == text.size();
+  return !whole || at == text.size();
 }
 
 bool has_type(const json& value, const std::string& type) {
@@ -74,7 +75,7 @@ std::string type_name(const json& value) { return value.is_number_integer() ? "i
 
 class Checker {
  public:
-  Checker(const json& root, bool presence) : root_(root), presence_(presence) {}
+  explicit Checker(const json& root) : root_(root) {}
 
   // The first violation of schema by value at where, or "".
   std::string check(const json& schema, const json& value, const std::string& where) const {
@@ -130,7 +131,6 @@ class Checker {
 
   std::string check_object_keyword(const json& schema, const std::string& keyword, const json& argument,
                                    const json& value, const std::string& where) const {
-    if ((keyword == "required" || keyword == "dependentRequired") && !presence_) return "";
     if (keyword == "required") {
       for (const json& key : argument) {
         if (!value.contains(key.get<std::string>())) return where + ": has no \"" + key.get<std::string>() + "\"";
@@ -226,7 +226,6 @@ class Checker {
   }
 
   const json& root_;
-  const bool presence_;  // false: required and dependentRequired are not checked
 };
 
 }  // namespace
@@ -236,15 +235,11 @@ const nlohmann::json& record_schema() {
   return schema;
 }
 
-std::string schema_violation(const nlohmann::json& schema, const nlohmann::json& value, bool presence) {
-  const std::string fault = Checker(schema, presence).check(schema, value, "");
+std::string schema_violation(const nlohmann::json& schema, const nlohmann::json& value) {
+  const std::string fault = Checker(schema).check(schema, value, "");
   return fault.rfind(":", 0) == 0 ? "the top level" + fault : fault;
 }
 
 std::string schema_violation(const nlohmann::json& record) { return schema_violation(record_schema(), record); }
-
-std::string schema_type_violation(const nlohmann::json& record) {
-  return schema_violation(record_schema(), record, false);
-}
 
 }  // namespace gbx

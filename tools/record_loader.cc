@@ -90,10 +90,10 @@ LoadedRecord load_record(const std::string& path) {
   const nlohmann::json& j = record.json;
   if (!j.is_object()) bad(path, "the top level is not a JSON object");
   const auto& benchmarks = member(path, j, "the record", "benchmarks", nlohmann::json::value_t::array);
-  // A gbx record may hold no entry: every benchmark selected could not run here (gbx.not_run lists them).
-  if (benchmarks.empty() && !j.contains("gbx")) bad(path, "the benchmarks array is empty");
-
   record.has_gbx = j.contains("gbx");
+  // A gbx record may hold no entry: every benchmark selected could not run here (gbx.not_run lists
+  // them), or none was selected; plain Google Benchmark JSON without one says nothing.
+  if (benchmarks.empty() && !record.has_gbx) bad(path, "the benchmarks array is empty");
   if (record.has_gbx) {
     const auto& gbx = member(path, j, "the record", "gbx", nlohmann::json::value_t::object);
     if (!gbx.contains("schema_version") || gbx["schema_version"] != nlohmann::json(1)) {
@@ -169,16 +169,14 @@ LoadedRecord load_record(const std::string& path) {
   if (record.benchmarks.empty() && !record.has_gbx) {
     bad(path, "no benchmark has measurements (all are aggregates, skipped or failed)");
   }
-  // After the checks above, so that their more specific messages come first; before the seal, so
-  // that a record sealed over bad content is still refused for the content.
-  if (record.has_gbx) {
-    const std::string violation = schema_type_violation(j);
-    if (!violation.empty()) bad(path, "not a valid gbx record (docs/gbx-record.schema.json): " + violation);
-  }
-  // Last, so that a structural fault is named as such rather than as the seal it also breaks.
+  // After the checks above, so that their more specific messages come first; before the seal is
+  // recomputed, so that a record sealed over bad content is still refused for the content, and a
+  // structural fault is named as such rather than as the seal it also breaks.
   if (record.has_gbx) {
     const SealCheck seal = check_seal(j);
     if (seal.status == SealStatus::missing) bad(path, "gbx.checksum is missing: the record cannot be trusted");
+    const std::string violation = schema_violation(j);
+    if (!violation.empty()) bad(path, "not a valid gbx record (docs/gbx-record.schema.json): " + violation);
     if (seal.status == SealStatus::mismatch)
       bad(path, "checksum mismatch: the record was changed after it was written");
   }

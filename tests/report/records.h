@@ -14,6 +14,7 @@
 #include <vector>
 
 #include "record/checksum.h"
+#include "tests/support/complete_record.h"
 
 namespace report_test {
 
@@ -146,12 +147,20 @@ inline json gbx_record(const std::vector<Entry>& entries, const std::string& run
                   {{"schema_version", 1},
                    {"run_id", test_uuid(run_id)},
                    {"created_utc", created},
-                   {"protocol", {{"cache", cache}, {"warmup_runs", 10}, {"min_samples", 20}, {"max_samples", 100}}},
+                   {"protocol",
+                    {{"cache", cache},
+                     {"warmup_runs", 10},
+                     {"min_samples", 20},
+                     {"max_samples", 100},
+                     {"max_time_seconds", 10.0},
+                     {"target_rel_ci", nullptr},
+                     {"batch_resolution_factor", 100.0}}},
                    {"environment",
                     {{"host", {{"hostname", "node-a"}, {"cpu_model", "Test CPU"}, {"logical_cpus", 8}}},
                      {"build", {{"build_type", "Release"}, {"google_benchmark", "1.7.1"}, {"compiler", "GNU 12.2.0"}}},
                      {"source", {{"commit", "0123456789abcdef"}, {"dirty", false}}},
                      {"gpus", json::array()}}}}}};
+  record = gbx_test::complete_record(record);
   gbx::seal_record(record);
   return record;
 }

@@ -8,12 +8,14 @@
 #include <nlohmann/json.hpp>
 
 #include "record/checksum.h"
+#include "tests/support/complete_record.h"
 
 namespace gbx_test {
 
-// Seals `record` and writes it to a file named after the running test and `name`: ctest runs each
+// Completes `record` with the keys the schema requires (complete_record.h), seals it and writes it to a file named after the running test and `name`: ctest runs each
 // test in its own process, in parallel, so one file name per test keeps them from overwriting each other.
-inline std::string write_sealed_record(const std::string& name, nlohmann::json record) {
+inline std::string write_sealed_record(const std::string& name, const nlohmann::json& partial) {
+  nlohmann::json record = complete_record(partial);
   gbx::seal_record(record);
   const std::string test = ::testing::UnitTest::GetInstance()->current_test_info()->name();
   const std::string path = ::testing::TempDir() + test + "_" + name;
