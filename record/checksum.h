@@ -2,6 +2,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include <optional>
 #include <string>
 
 namespace gbx {
@@ -13,8 +14,17 @@ std::string sha256_hex(const std::string& bytes);
 // written record and serialising it again gives the same text, so the seal survives a round trip.
 std::string canonical_text(const nlohmann::json& record);
 
-// Adds gbx.checksum = {algorithm: "sha256", value} over canonical_text(record).
-void seal_record(nlohmann::json& record);
+// The key of the keyed seal: $GBX_SEAL_KEY's bytes, or none when it is unset or empty.
+std::optional<std::string> seal_key_from_environment();
+
+// Adds gbx.checksum = {algorithm: "sha256", value} over canonical_text(record): it catches
+// corruption, but anyone can recompute it, so it is no signature. With a key, also adds
+// gbx.checksum.keyed = {algorithm: "hmac-sha256", value}, an HMAC-SHA-256 of the same text that
+// only a holder of the key can make.
+void seal_record(nlohmann::json& record, const std::optional<std::string>& key = seal_key_from_environment());
+
+// Lower-case hex HMAC-SHA-256 of bytes under key (OpenSSL's libcrypto).
+std::string hmac_sha256_hex(const std::string& key, const std::string& bytes);
 
 enum class SealStatus { intact, mismatch, missing };
 
@@ -26,5 +36,11 @@ struct SealCheck {
 
 // Recomputes the checksum of a parsed record and compares it with the one it carries.
 SealCheck check_seal(const nlohmann::json& record);
+
+enum class KeyedSealStatus { valid, invalid, absent };
+
+// Recomputes the keyed seal under key and compares it, in constant time, with the one the record
+// carries; absent when it carries none (or one of another form).
+KeyedSealStatus check_keyed_seal(const nlohmann::json& record, const std::string& key);
 
 }  // namespace gbx

@@ -64,7 +64,8 @@ int run_command(int argc, char** argv) {
   app.require_subcommand(1);
 
   std::string verify_path;
-  CLI::App* verify = app.add_subcommand("verify", "Recompute a record's checksum: 0 intact, 1 mismatch, 2 unreadable");
+  CLI::App* verify = app.add_subcommand(
+      "verify", "Recompute a record's checksum (and, with $GBX_SEAL_KEY, its keyed seal): 0 intact, 1 mismatch, 2 unreadable");
   verify->add_option("FILE", verify_path, "the JSON record")->required();
 
   gbx::tools::CompareOptions compare_options;

@@ -18,19 +18,36 @@ int verify_record(const std::string& path, std::ostream& out, std::ostream& err)
     return 2;
   }
   const SealCheck check = check_seal(record);
-  switch (check.status) {
-    case SealStatus::missing:
-      err << "gbx verify: " << path << ": no gbx.checksum (sha256) to verify: not a sealed gbx record\n";
-      return 2;
-    case SealStatus::mismatch:
-      out << path << ": MISMATCH: the record was changed after it was written (recorded sha256 " << check.recorded
-          << ", computed " << check.computed << ")\n";
-      return 1;
-    case SealStatus::intact:
-      out << path << ": intact (sha256 " << check.computed << ")\n";
-      return 0;
+  if (check.status == SealStatus::missing) {
+    err << "gbx verify: " << path << ": no gbx.checksum (sha256) to verify: not a sealed gbx record\n";
+    return 2;
   }
-  return 2;
+  int code = 0;
+  if (check.status == SealStatus::mismatch) {
+    out << path << ": MISMATCH: the record was changed after it was written (recorded sha256 " << check.recorded
+        << ", computed " << check.computed << ")\n";
+    code = 1;
+  } else {
+    out << path << ": intact (sha256 " << check.computed << ")\n";
+  }
+  // With a key, the keyed seal must be there and valid: one who changes a record can recompute the
+  // sha256 and drop the keyed seal, so an absent one proves nothing.
+  if (const auto key = seal_key_from_environment()) {
+    switch (check_keyed_seal(record, *key)) {
+      case KeyedSealStatus::valid:
+        out << path << ": keyed seal: valid (hmac-sha256 under $GBX_SEAL_KEY)\n";
+        break;
+      case KeyedSealStatus::invalid:
+        out << path << ": keyed seal: invalid: not sealed under this $GBX_SEAL_KEY, or changed since\n";
+        code = 1;
+        break;
+      case KeyedSealStatus::absent:
+        out << path << ": keyed seal: absent: written without $GBX_SEAL_KEY, or the seal was removed\n";
+        code = 1;
+        break;
+    }
+  }
+  return code;
 }
 
 }  // namespace gbx::tools
