@@ -19,6 +19,7 @@
 #include "reporters/console_table.h"
 #include "environment/environment.h"
 #include "reporters/gbx_reporter.h"
+#include "reporters/google_benchmark_flags.h"
 #include "record/json_record.h"
 #include "record/utf8.h"
 #include "reporters/pareto.h"
@@ -26,6 +27,7 @@
 #include "reporters/process_child.h"
 #include "reporters/process_driver.h"
 #include "reporters/process_runner.h"
+#include "reporters/run_patching.h"
 #include "reporters/run_analysis.h"
 
 namespace gbx {
@@ -160,6 +162,7 @@ int run_main(int argc, char** argv) {
   OutputFlags output;
   try {
     output = split_output_flags(line.passthrough);
+    set_reported_time_unit(check_google_benchmark_flags(line.passthrough).time_unit);
   } catch (const FlagError& error) {
     return refuse(error.what());
   }
@@ -191,6 +194,11 @@ int run_main(int argc, char** argv) {
   gb_argv.push_back(nullptr);
   benchmark::Initialize(&gb_argc, gb_argv.data());
   if (benchmark::ReportUnrecognizedArguments(gb_argc, gb_argv.data())) return 2;
+  // At the very end: Shutdown frees --benchmark_context's map without forgetting it, and the record's
+  // environment reads the context after the run (a use after free, then a crash, before).
+  struct ShutdownLast {
+    ~ShutdownLast() { benchmark::Shutdown(); }
+  } shutdown_last;
   set_active_protocol(line.protocol);
   if (line.processes.child_fd >= 0) return run_child(line.processes.child_fd);
   if (line.processes.describe_fd >= 0) return run_describe(line.processes.describe_fd, command);
@@ -229,10 +237,9 @@ int run_main(int argc, char** argv) {
   }
   benchmark::RunSpecifiedBenchmarks(&reporter);
   if (progress) progress->close();
-  benchmark::Shutdown();
   if (output.list_tests) return 0;
   // Google Benchmark reports nothing, not even its context, when the filter matched no benchmark.
-  if (reporter.google_benchmark_json().empty()) return refuse("no benchmark matched --benchmark_filter: nothing ran");
+  if (reporter.google_benchmark_json().empty()) return refuse(no_benchmark_matched());
   RecordHeader header = header_at_start;
   header.interrupted = interrupt_requested();
   header.environment = capture_environment(environment_at_start, command);

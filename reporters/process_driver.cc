@@ -16,6 +16,7 @@
 #include "environment/environment.h"
 #include "reporters/pareto.h"
 #include "environment/peaks.h"
+#include "reporters/google_benchmark_flags.h"
 #include "reporters/process_child.h"
 #include "reporters/process_runner.h"
 #include "reporters/run_error.h"
@@ -158,6 +159,10 @@ int run_isolated(const std::vector<std::string>& command, const CommandLine& lin
   } catch (const std::exception& error) {
     std::cerr << "gbx: " << error.what() << "\n";
     return 1;
+  }
+  if (names.empty()) {
+    std::cerr << "gbx: " << no_benchmark_matched() << "\n";
+    return 2;
   }
   const std::int64_t processes = line.protocol.processes;
   const std::uint64_t seed = line.processes.order_seed ? *line.processes.order_seed : drawn_seed();

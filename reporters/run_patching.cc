@@ -25,9 +25,19 @@ std::optional<double> standard_statistic(const std::string& name, const std::vec
   return std::nullopt;
 }
 
+std::optional<benchmark::TimeUnit> reported_time_unit;
+
+// A run's times are kept in seconds; its unit only scales what is printed and written.
+void apply_reported_time_unit(Run& run) {
+  if (reported_time_unit) run.time_unit = *reported_time_unit;
+}
+
 }  // namespace
 
+void set_reported_time_unit(std::optional<benchmark::TimeUnit> unit) { reported_time_unit = unit; }
+
 void patch_repetition(Run& run, const RunRecord& record) {
+  apply_reported_time_unit(run);
   run.report_label = record.problem;
   if (run_error(run)) return;
   const Measurement& m = record.measurement;
@@ -45,6 +55,7 @@ void patch_repetition(Run& run, const RunRecord& record) {
 }
 
 void patch_aggregate(Run& run, const std::vector<RunRecord>& repetitions) {
+  apply_reported_time_unit(run);
   if (repetitions.empty()) return;
   run.report_label = repetitions.front().problem;
   if (run_error(run)) return;

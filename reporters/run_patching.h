@@ -2,11 +2,16 @@
 
 #include <benchmark/benchmark.h>
 
+#include <optional>
 #include <vector>
 
 #include "extensions/sample_channel.h"
 
 namespace gbx {
+
+// --benchmark_time_unit: the unit every patched run (repetition or aggregate) reports its times in,
+// whatever unit its benchmark registered; none: its own. Set once, before the benchmarks run.
+void set_reported_time_unit(std::optional<benchmark::TimeUnit> unit);
 
 // Rewrites a repetition's run with what its fixture measured: the label becomes the problem name,
 // cpu_time becomes the process CPU time per run while sampling (Google Benchmark would report the

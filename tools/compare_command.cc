@@ -277,11 +277,14 @@ int compare_records(const CompareOptions& options, std::ostream& out, std::ostre
 
 int report_comparison(const CompareOptions& options, const LoadedRecord& base, const LoadedRecord& candidate,
                       std::ostream& out, std::ostream& err) {
-  // A valid record whose benchmarks were all skipped (no GPU) or failed: not bad input, but no evidence.
+  // A valid record of no benchmarks, or whose benchmarks were all skipped (no GPU) or failed: not
+  // bad input, but no evidence.
   for (const LoadedRecord* record : {&base, &candidate}) {
     if (record->benchmarks.empty()) {
+      const bool none = record->json["benchmarks"].empty();
       err << "gbx compare: " << record->path
-          << ": every benchmark was skipped or failed, so there is nothing to compare; the gate cannot decide\n";
+          << (none ? ": the record holds no benchmarks" : ": every benchmark was skipped or failed")
+          << ", so there is nothing to compare; the gate cannot decide\n";
       return 3;
     }
   }
