@@ -5,6 +5,7 @@
 #include <cerrno>
 #include <cstring>
 #include <fstream>
+#include <iostream>
 #include <sstream>
 #include <vector>
 
@@ -124,6 +125,13 @@ nlohmann::json parse_json_strictly(const std::string& text) {
 }
 
 std::string read_json_file(const std::string& path) {
+  if (path == "-") {
+    std::ostringstream text;
+    text << std::cin.rdbuf();
+    if (std::cin.bad()) throw JsonFault("cannot read standard input");
+    if (text.str().empty()) throw JsonFault("standard input is empty");
+    return text.str();
+  }
   struct stat status {};
   if (::stat(path.c_str(), &status) != 0) {
     throw JsonFault(std::string("cannot open the file: ") + std::strerror(errno));

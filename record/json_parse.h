@@ -24,8 +24,8 @@ inline constexpr std::size_t kMaxJsonDepth = 256;
 // NaN or Infinity. Throws JsonFault; never recurses on the input's depth.
 nlohmann::json parse_json_strictly(const std::string& text);
 
-// The bytes of a file to parse. Throws JsonFault naming what is wrong: missing or unreadable, a
-// directory, or empty.
+// The bytes of a file to parse; "-" is standard input. Throws JsonFault naming what is wrong:
+// missing or unreadable, a directory, or empty.
 std::string read_json_file(const std::string& path);
 
 }  // namespace gbx

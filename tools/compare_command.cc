@@ -12,6 +12,7 @@
 #include "reporters/escape.h"
 #include "reporters/format.h"
 #include "tools/record_loader.h"
+#include "tools/terminal_colour.h"
 #include "reporters/run_analysis.h"
 
 namespace gbx::tools {
@@ -128,7 +129,7 @@ nlohmann::json interval_json(const BootstrapResult& b) {
   return {{"estimate", b.estimate}, {"lower", b.interval->lower}, {"upper", b.interval->upper}};
 }
 
-void print_console(std::ostream& out, const std::vector<ComparisonRow>& rows) {
+void print_console(std::ostream& out, const std::vector<ComparisonRow>& rows, bool colour) {
   std::size_t width = 20;
   std::vector<std::string> labels;
   for (const auto& row : rows) labels.push_back(terminal_text(row.label));
@@ -142,11 +143,17 @@ void print_console(std::ostream& out, const std::vector<ComparisonRow>& rows) {
     char buffer[160];
     const double lower = row.ratio ? row.ratio->lower : NAN;
     const double upper = row.ratio ? row.ratio->upper : NAN;
+    // Red slower, green faster, yellow what cannot be decided yet; "same" plain.
+    const char* sgr = row.verdict == Verdict::slower   ? "31"
+                      : row.verdict == Verdict::faster ? "32"
+                      : row.verdict == Verdict::same   ? nullptr
+                                                       : "33";
+    const std::string verdict = coloured(to_string(row.verdict), sgr, colour && sgr != nullptr);
     std::snprintf(buffer, sizeof buffer, "%9s %9s   %.3f [%.3f, %.3f]   %-8s  %s%s",
                   format_duration(shown_median(row.base_processes, row.base_median)).c_str(),
                   format_duration(shown_median(row.candidate_processes, row.candidate_median)).c_str(), row.ratio ? row.ratio->ratio : NAN, lower,
                   upper, (row.adjusted_p < 0.001 ? std::string("<0.001") : format_fixed(row.adjusted_p, 3)).c_str(),
-                  to_string(row.verdict), row.incompatible ? " (incompatible)" : "");
+                  verdict.c_str(), row.incompatible ? " (incompatible)" : "");
     out << line << buffer << "\n";
   }
   out << "\n";
@@ -362,7 +369,7 @@ int report_comparison(const CompareOptions& options, const LoadedRecord& base, c
     if (options.format == "markdown") {
       print_comparison_markdown(out, comparison);
     } else {
-      print_console(out, rows);
+      print_console(out, rows, options.colour);
     }
     // The same lines in either format, each escaped for where it is read.
     const bool markdown = options.format == "markdown";

@@ -16,6 +16,7 @@ struct CompareOptions {
   bool allow_incompatible = false;
   double noise_band = 0.02;  // ratios within 1 +/- band are "the same"
   double fdr = 0.05;         // Benjamini-Hochberg q
+  bool colour = false;       // console verdicts in colour (the gbx tool: on a terminal, without NO_COLOR)
 };
 
 // `gbx compare BASE CAND`: exit 1 when a benchmark is slower, else 3 when one is unreplicated or

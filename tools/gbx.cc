@@ -1,12 +1,15 @@
 // gbx: the command-line tool over gbx records.
 #include <CLI/CLI.hpp>
 
+#include <unistd.h>
+
 #include <cerrno>
 #include <csignal>
 #include <cmath>
 #include <cstdio>
 #include <cstring>
 #include <iostream>
+#include <algorithm>
 #include <string>
 #include <vector>
 
@@ -16,8 +19,10 @@
 #include "tools/env_command.h"
 #include "tools/pareto_command.h"
 #include "tools/report_command.h"
+#include "tools/terminal_colour.h"
 #include "tools/trend_command.h"
 #include "tools/verify_command.h"
+#include "tools/version_command.h"
 
 namespace {
 
@@ -32,16 +37,29 @@ const CLI::Validator kFinite(
     "FINITE");
 
 // What a command printed must all have reached stdout: a full disk or a closed pipe is a failure.
-int checked_exit(int code) {
+int checked_exit(int code, const std::string& command) {
   std::cout.flush();
   if (!std::cout || std::fflush(stdout) != 0 || std::ferror(stdout)) {
-    std::cerr << "gbx: cannot write to standard output: " << std::strerror(errno) << "\n";
+    std::cerr << command << ": cannot write to standard output: " << std::strerror(errno) << "\n";
     return code == 0 ? 2 : code;
   }
   return code;
 }
 
 int run_command(int argc, char** argv);
+
+const std::vector<std::string> kSubcommands = {"verify", "compare", "ab", "env", "pareto", "report", "trend", "version"};
+
+std::string subcommand_list() {
+  std::string list;
+  for (const std::string& name : kSubcommands) list += (list.empty() ? "" : ", ") + name;
+  return list;
+}
+
+// Standard input holds one record: "-" twice would read it once and then find it empty.
+bool reads_stdin_twice(const std::vector<std::string>& paths) {
+  return std::count(paths.begin(), paths.end(), std::string("-")) > 1;
+}
 
 // Ends the process as the signal would, without leaving the temporary file of a report being written.
 extern "C" void remove_temporary_and_die(int signal) {
@@ -54,14 +72,25 @@ extern "C" void remove_temporary_and_die(int signal) {
 
 int main(int argc, char** argv) {
   for (const int signal : {SIGINT, SIGTERM, SIGHUP}) std::signal(signal, remove_temporary_and_die);
-  return checked_exit(run_command(argc, argv));
+  const std::string command = argc > 1 && argv[1][0] != '-' ? std::string("gbx ") + argv[1] : "gbx";
+  return checked_exit(run_command(argc, argv), command);
 }
 
 namespace {
 
 int run_command(int argc, char** argv) {
-  CLI::App app{"gbx: tools over gbx benchmark records"};
-  app.require_subcommand(1);
+  CLI::App app{"gbx: tools over gbx benchmark records. A record argument of - reads standard input."};
+  app.require_subcommand(0, 1);
+  bool show_version = false;
+  app.add_flag("--version", show_version, "print gbx's version, source commit and Google Benchmark version");
+  CLI::App* version = app.add_subcommand("version", "Print gbx's version, source commit and Google Benchmark version");
+  // CLI11 takes an unknown word for a stray argument, or asks for a subcommand without naming it.
+  if (argc > 1 && argv[1][0] != '-' &&
+      std::find(kSubcommands.begin(), kSubcommands.end(), std::string(argv[1])) == kSubcommands.end()) {
+    std::cerr << "gbx: unknown subcommand '" << argv[1] << "'; the subcommands are " << subcommand_list()
+              << " (gbx --help describes them)\n";
+    return 2;
+  }
 
   std::string verify_path;
   CLI::App* verify = app.add_subcommand(
@@ -136,12 +165,31 @@ int run_command(int argc, char** argv) {
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& error) {
-    // Usage errors are bad input: exit 2, as every gbx tool does, rather than CLI11's own codes.
-    const int code = app.exit(error);
-    return code == 0 ? 0 : 2;
+    if (error.get_exit_code() == 0) return app.exit(error);  // --help
+    // Usage errors are bad input: exit 2, as every gbx tool does, with the subcommand's prefix.
+    const bool in_subcommand = argc > 1 && argv[1][0] != '-';
+    const std::string command = in_subcommand ? std::string("gbx ") + argv[1] : "gbx";
+    std::cerr << command << ": " << error.what() << " (" << command << " --help for usage)\n";
+    return 2;
+  }
+  if (show_version || version->parsed()) {
+    gbx::tools::print_version(std::cout);
+    return 0;
+  }
+  if (app.get_subcommands().empty()) {
+    std::cerr << "gbx: a subcommand is required: " << subcommand_list() << " (gbx --help describes them)\n";
+    return 2;
+  }
+  for (const auto& [command, paths] : {std::pair<CLI::App*, std::vector<std::string>>{compare, {compare_options.base, compare_options.candidate}},
+                                       {report, report_options.inputs}, {trend, trend_options.inputs}}) {
+    if (command->parsed() && reads_stdin_twice(paths)) {
+      std::cerr << "gbx " << command->get_name() << ": - (standard input) is given twice; it holds one record\n";
+      return 2;
+    }
   }
   if (verify->parsed()) return gbx::tools::verify_record(verify_path, std::cout, std::cerr);
   if (ab->parsed()) return gbx::tools::ab_command(ab_options, std::cout, std::cerr);
+  compare_options.colour = gbx::tools::colour_wanted(STDOUT_FILENO);
   if (compare->parsed()) return gbx::tools::compare_records(compare_options, std::cout, std::cerr);
   if (pareto->parsed()) return gbx::tools::pareto_command(pareto_options, std::cout, std::cerr);
   if (trend->parsed()) return gbx::tools::trend_command(trend_options, std::cout, std::cerr);
