@@ -84,14 +84,15 @@ KeyedSealStatus check_keyed_seal(const nlohmann::json& record, const std::string
     if (!keyed->is_object() || !keyed->contains(key_on_path)) return KeyedSealStatus::absent;
     keyed = &(*keyed)[key_on_path];
   }
-  if (!keyed->is_object() || keyed->value("algorithm", nlohmann::json()) != "hmac-sha256" || !keyed->contains("value") ||
-      !(*keyed)["value"].is_string()) {
+  if (!keyed->is_object() || keyed->value("algorithm", nlohmann::json()) != "hmac-sha256" ||
+      !keyed->contains("value") || !(*keyed)["value"].is_string()) {
     return KeyedSealStatus::absent;
   }
   const std::string recorded = (*keyed)["value"].get<std::string>();
   const std::string computed = hmac_sha256_hex(key, canonical_text(record));
   // Constant time, so that the time to refuse a forgery says nothing of how close it came.
-  const bool same = recorded.size() == computed.size() && CRYPTO_memcmp(recorded.data(), computed.data(), computed.size()) == 0;
+  const bool same =
+      recorded.size() == computed.size() && CRYPTO_memcmp(recorded.data(), computed.data(), computed.size()) == 0;
   return same ? KeyedSealStatus::valid : KeyedSealStatus::invalid;
 }
 

@@ -17,7 +17,9 @@ using json = nlohmann::json;
 // [classes], each optionally repeated {n} times, then '$' (the whole text) or nothing (a prefix, as
 // "^SIG"). Anything else is a schema this reader does not understand.
 bool matches_pattern(const std::string& pattern, const std::string& text) {
-  if (pattern.size() < 2 || pattern.front() != '^') throw std::logic_error("record schema: unsupported pattern " + pattern);
+  if (pattern.size() < 2 || pattern.front() != '^') {
+    throw std::logic_error("record schema: unsupported pattern " + pattern);
+  }
   const bool whole = pattern.back() == '$';
   const std::size_t end = whole ? pattern.size() - 1 : pattern.size();
   std::size_t at = 0;  // in text

@@ -15,7 +15,9 @@ namespace {
 // Google Benchmark's reading of a boolean flag's value (IsTruthyFlagValue): a bare flag is true,
 // and so is every word but false, no, off and the letters 0, f, n.
 bool truthy(const std::string& value) {
-  if (value.size() == 1) return std::isalnum(static_cast<unsigned char>(value[0])) != 0 && std::string("0fFnN").find(value[0]) == std::string::npos;
+  if (value.size() == 1)
+    return std::isalnum(static_cast<unsigned char>(value[0])) != 0 &&
+           std::string("0fFnN").find(value[0]) == std::string::npos;
   std::string lower;
   for (const char c : value) lower += static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
   return !(lower == "false" || lower == "no" || lower == "off");
@@ -30,9 +32,9 @@ struct Given {
 };
 
 std::map<std::string, Given> given_values(const std::vector<std::string>& args) {
-  static const char* const names[] = {"benchmark_min_time",     "benchmark_min_warmup_time", "benchmark_dry_run",
-                                      "benchmark_perf_counters", "benchmark_counters_tabular", "benchmark_color",
-                                      "benchmark_time_unit",     "benchmark_filter"};
+  static const char* const names[] = {
+      "benchmark_min_time",         "benchmark_min_warmup_time", "benchmark_dry_run",   "benchmark_perf_counters",
+      "benchmark_counters_tabular", "benchmark_color",           "benchmark_time_unit", "benchmark_filter"};
   std::map<std::string, Given> values;
   for (const std::string name : names) {
     std::string variable;
@@ -93,22 +95,24 @@ GoogleBenchmarkFlags check_google_benchmark_flags(const std::vector<std::string>
            "and every sample), not one run");
   }
   if (const Given* v = value_of("benchmark_counters_tabular"); v && truthy(v->value)) {
-    refuse(*v,
-           "does not apply: gbx's console table shows no counters; the record (--benchmark_format=json) has them");
+    refuse(*v, "does not apply: gbx's console table shows no counters; the record (--benchmark_format=json) has them");
   }
   if (const Given* v = value_of("benchmark_color"); v && v->value != "auto" && truthy(v->value)) {
     refuse(*v, "cannot be honoured: gbx's console table is plain text, never coloured");
   }
   if (const Given* v = value_of("benchmark_time_unit"); v && !v->value.empty()) {
-    static const std::map<std::string, benchmark::TimeUnit> units = {
-        {"ns", benchmark::kNanosecond}, {"us", benchmark::kMicrosecond}, {"ms", benchmark::kMillisecond}, {"s", benchmark::kSecond}};
+    static const std::map<std::string, benchmark::TimeUnit> units = {{"ns", benchmark::kNanosecond},
+                                                                     {"us", benchmark::kMicrosecond},
+                                                                     {"ms", benchmark::kMillisecond},
+                                                                     {"s", benchmark::kSecond}};
     const auto unit = units.find(v->value);
     if (unit == units.end()) throw FlagError("invalid value in " + v->as_given + ": expected ns, us, ms or s");
     flags.time_unit = unit->second;
   }
   if (const Given* v = value_of("benchmark_filter")) {
     const std::string fault = regex_fault(v->value);
-    if (!fault.empty()) throw FlagError("invalid value in " + v->as_given + ": not a regular expression (" + fault + ")");
+    if (!fault.empty())
+      throw FlagError("invalid value in " + v->as_given + ": not a regular expression (" + fault + ")");
   }
   return flags;
 }

@@ -48,7 +48,8 @@ int checked_exit(int code, const std::string& command) {
 
 int run_command(int argc, char** argv);
 
-const std::vector<std::string> kSubcommands = {"verify", "compare", "ab", "env", "pareto", "report", "trend", "version"};
+const std::vector<std::string> kSubcommands = {"verify", "compare", "ab",    "env",
+                                               "pareto", "report",  "trend", "version"};
 
 std::string subcommand_list() {
   std::string list;
@@ -93,8 +94,9 @@ int run_command(int argc, char** argv) {
   }
 
   std::string verify_path;
-  CLI::App* verify = app.add_subcommand(
-      "verify", "Recompute a record's checksum (and, with $GBX_SEAL_KEY, its keyed seal): 0 intact, 1 mismatch, 2 unreadable");
+  CLI::App* verify = app.add_subcommand("verify",
+                                        "Recompute a record's checksum (and, with $GBX_SEAL_KEY, its keyed seal): "
+                                        "0 intact, 1 mismatch, 2 unreadable");
   verify->add_option("FILE", verify_path, "the JSON record")->required();
 
   gbx::tools::CompareOptions compare_options;
@@ -180,8 +182,10 @@ int run_command(int argc, char** argv) {
     std::cerr << "gbx: a subcommand is required: " << subcommand_list() << " (gbx --help describes them)\n";
     return 2;
   }
-  for (const auto& [command, paths] : {std::pair<CLI::App*, std::vector<std::string>>{compare, {compare_options.base, compare_options.candidate}},
-                                       {report, report_options.inputs}, {trend, trend_options.inputs}}) {
+  using RecordArguments = std::pair<CLI::App*, std::vector<std::string>>;
+  for (const auto& [command, paths] : {RecordArguments{compare, {compare_options.base, compare_options.candidate}},
+                                       RecordArguments{report, report_options.inputs},
+                                       RecordArguments{trend, trend_options.inputs}}) {
     if (command->parsed() && reads_stdin_twice(paths)) {
       std::cerr << "gbx " << command->get_name() << ": - (standard input) is given twice; it holds one record\n";
       return 2;

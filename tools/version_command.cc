@@ -12,8 +12,8 @@ void print_version(std::ostream& out) {
   const std::string dirty = GBX_GIT_DIRTY == 1 ? " (with uncommitted changes)" : "";
   const std::string benchmark = GBX_BUILD_BENCHMARK_VERSION;
   out << "gbx " << GBX_VERSION << "\n"
-      << "source commit: " << (commit.empty() ? "unknown (" + std::string(GBX_GIT_COMMIT_UNAVAILABLE) + ")" : commit + dirty)
-      << "\n"
+      << "source commit: "
+      << (commit.empty() ? "unknown (" + std::string(GBX_GIT_COMMIT_UNAVAILABLE) + ")" : commit + dirty) << "\n"
       << "Google Benchmark: " << (benchmark.empty() ? "unknown" : benchmark) << "\n";
 }
 

@@ -34,7 +34,8 @@ std::string refusal(const std::string& path) {
 json record_with_one_benchmark() {
   return gbx_test::complete_record(
       {{"benchmarks",
-        {{{"name", "reduce/n=8"}, {"gbx", {{"problem", "reduce/n=8"}, {"variant", "naive"}, {"samples", {1e-6, 2e-6}}}}}}}});
+        {{{"name", "reduce/n=8"},
+          {"gbx", {{"problem", "reduce/n=8"}, {"variant", "naive"}, {"samples", {1e-6, 2e-6}}}}}}}});
 }
 
 TEST(RequiredKeys, TheMinimalRecordIsValidAndReadable) {

@@ -88,10 +88,10 @@ TEST_F(TemporaryFiles, ATemporaryThatMayStillBeWrittenIsKept) {
   const std::size_t pid_at = dead.rfind('-', random - 1) + 1;
   const std::string host_part = dead.substr(0, pid_at);
   const std::vector<std::string> kept = {
-      host_part + std::to_string(::getpid()) + "-abcdef",   // this process
-      host_part + std::to_string(::getppid()) + "-abcdef",  // a live one
+      host_part + std::to_string(::getpid()) + "-abcdef",     // this process
+      host_part + std::to_string(::getppid()) + "-abcdef",    // a live one
       "record.json.tmp-another.host-" + dead.substr(pid_at),  // another host's: its pid says nothing here
-      "record.json.tmp-Ab12Cd",                              // an older gbx's, without a pid
+      "record.json.tmp-Ab12Cd",                               // an older gbx's, without a pid
       "notes.txt",
   };
   for (const std::string& name : kept) std::ofstream(directory_ + "/" + name) << "x";

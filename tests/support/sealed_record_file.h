@@ -12,7 +12,8 @@
 
 namespace gbx_test {
 
-// Completes `record` with the keys the schema requires (complete_record.h), seals it and writes it to a file named after the running test and `name`: ctest runs each
+// Completes `record` with the keys the schema requires (complete_record.h), seals it and writes it
+// to a file named after the running test and `name`: ctest runs each
 // test in its own process, in parallel, so one file name per test keeps them from overwriting each other.
 inline std::string write_sealed_record(const std::string& name, const nlohmann::json& partial) {
   nlohmann::json record = complete_record(partial);
