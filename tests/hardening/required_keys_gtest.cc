@@ -32,10 +32,16 @@ std::string refusal(const std::string& path) {
 // A completed record with one measured benchmark, so that the entry's own required keys (and those
 // samples make required) are there to take away.
 json record_with_one_benchmark() {
-  return gbx_test::complete_record(
-      {{"benchmarks",
-        {{{"name", "reduce/n=8"},
-          {"gbx", {{"problem", "reduce/n=8"}, {"variant", "naive"}, {"samples", {1e-6, 2e-6}}}}}}}});
+  return gbx_test::complete_record({{"benchmarks",
+                                     {{{"name", "reduce/n=8"},
+                                       {"real_time", 1.5},
+                                       {"cpu_time", 1.5},
+                                       {"time_unit", "us"},
+                                       {"gbx",
+                                        {{"problem", "reduce/n=8"},
+                                         {"variant", "naive"},
+                                         {"samples", {1e-6, 2e-6}},
+                                         {"stats", {{"median_ci", json::object()}}}}}}}}});
 }
 
 TEST(RequiredKeys, TheMinimalRecordIsValidAndReadable) {

@@ -2,9 +2,9 @@
 
 // Hand-built records for tests: a test writes only the keys it is about, and complete_record adds
 // every other key the record schema (docs/gbx-record.schema.json) requires, with the plainest value
-// the schema allows (0, false, "", the first enum value, the minimum), so that the reader, which
-// refuses a record missing a required key, reads it. Driven by the schema itself, so a key the
-// schema comes to require is filled without touching the tests.
+// the schema allows (null, else 0, false, "", the first enum value, the minimum), so that the
+// reader, which refuses a record missing a required key, reads it. Driven by the schema itself, so
+// a key the schema comes to require is filled without touching the tests.
 
 #include <nlohmann/json.hpp>
 
@@ -49,15 +49,15 @@ inline std::string text_matching(const std::string& pattern) {
   return text;
 }
 
-// The type a default takes: the first the schema allows other than null, so that an "if null then
-// require" condition stays false.
+// The type a default takes: null where the schema allows it (the record's word for "unknown", so
+// that a reader falls back on what the test did give, as the samples), else the first type named.
 inline std::string default_type(const json& schema) {
   if (!schema.contains("type")) return "";
   if (schema["type"].is_string()) return schema["type"].get<std::string>();
   for (const json& type : schema["type"]) {
-    if (type != "null") return type.get<std::string>();
+    if (type == "null") return "null";
   }
-  return "null";
+  return schema["type"].front().get<std::string>();
 }
 
 inline void complete(const json& schema_or_ref, json& value);
