@@ -14,6 +14,7 @@
 #include "tools/ab_command.h"
 #include "tools/compare_command.h"
 #include "tools/env_command.h"
+#include "tools/merge_command.h"
 #include "tools/pareto_command.h"
 #include "tools/report_command.h"
 #include "tools/trend_command.h"
@@ -132,6 +133,14 @@ int run_command(int argc, char** argv) {
       ->check(kFinite & CLI::Range(0.0, 1.0));
   trend->add_option("--seed", trend_options.seed, "seed of the permutations (default 1)");
 
+  gbx::tools::MergeOptions merge_options;
+  CLI::App* merge = app.add_subcommand(
+      "merge", "Join the shard records of one sharded run into one sealed record: 0 written, 2 bad input or incomplete");
+  merge->add_option("SHARD", merge_options.inputs, "the shard records (gbx.shard)")->required();
+  merge->add_option("-o,--output", merge_options.output, "the merged record, written atomically")->required();
+  merge->add_flag("--allow-partial", merge_options.allow_partial,
+                  "write what is there even when benchmarks are missing or duplicated (exit 0)");
+
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& error) {
@@ -145,6 +154,7 @@ int run_command(int argc, char** argv) {
   if (pareto->parsed()) return gbx::tools::pareto_command(pareto_options, std::cout, std::cerr);
   if (trend->parsed()) return gbx::tools::trend_command(trend_options, std::cout, std::cerr);
   if (report->parsed()) return gbx::tools::write_report(report_options, std::cout, std::cerr);
+  if (merge->parsed()) return gbx::tools::merge_command(merge_options, std::cout, std::cerr);
   if (env->parsed()) return gbx::tools::print_environment(std::vector<std::string>(argv, argv + argc), std::cout);
   return 2;
 }
