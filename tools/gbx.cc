@@ -17,6 +17,7 @@
 #include "tools/merge_command.h"
 #include "tools/pareto_command.h"
 #include "tools/report_command.h"
+#include "tools/slurm_command.h"
 #include "tools/trend_command.h"
 #include "tools/verify_command.h"
 
@@ -141,6 +142,28 @@ int run_command(int argc, char** argv) {
   merge->add_flag("--allow-partial", merge_options.allow_partial,
                   "write what is there even when benchmarks are missing or duplicated (exit 0)");
 
+  gbx::tools::SlurmOptions slurm_options;
+  bool slurm_cpu_only = false;
+  bool slurm_shared = false;
+  CLI::App* slurm = app.add_subcommand(
+      "slurm", "Submit a bench binary as a Slurm job array, one shard per task: 0 submitted (or merged), 1 a shard "
+               "failed, 2 bad input");
+  slurm->add_option("--shards", slurm_options.shards, "tasks in the array, one shard each")
+      ->required()
+      ->check(CLI::PositiveNumber);
+  slurm->add_option("--partition", slurm_options.partition, "the partition (default: the cluster's)");
+  slurm->add_option("--gres", slurm_options.gres, "generic resources per task (default gpu:1)");
+  slurm->add_flag("--cpu-only", slurm_cpu_only, "no --gres line: a CPU suite");
+  slurm->add_flag("--shared", slurm_shared, "no --exclusive: let other jobs share the node (timings suffer)");
+  slurm->add_option("--time", slurm_options.time_limit, "time limit per task (default 01:00:00)");
+  slurm->add_option("-o,--output-dir", slurm_options.output_dir,
+                    "where the script, logs and shard records go (default gbx-shards)");
+  slurm->add_option("--job-name", slurm_options.job_name, "the job's name (default gbx)");
+  slurm->add_option("--plan", slurm_options.plan, "a previous record: balance the shards by its costs");
+  slurm->add_flag("--dry-run", slurm_options.dry_run, "print the sbatch script; submit nothing");
+  slurm->add_flag("--wait", slurm_options.wait, "wait for every task, then merge into OUTPUT_DIR/merged.json");
+  slurm->add_option("BENCH", slurm_options.bench, "after --: the bench binary and its flags");
+
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& error) {
@@ -155,6 +178,11 @@ int run_command(int argc, char** argv) {
   if (trend->parsed()) return gbx::tools::trend_command(trend_options, std::cout, std::cerr);
   if (report->parsed()) return gbx::tools::write_report(report_options, std::cout, std::cerr);
   if (merge->parsed()) return gbx::tools::merge_command(merge_options, std::cout, std::cerr);
+  if (slurm->parsed()) {
+    if (slurm_cpu_only) slurm_options.gres.clear();
+    slurm_options.exclusive = !slurm_shared;
+    return gbx::tools::slurm_command(slurm_options, std::cout, std::cerr);
+  }
   if (env->parsed()) return gbx::tools::print_environment(std::vector<std::string>(argv, argv + argc), std::cout);
   return 2;
 }
