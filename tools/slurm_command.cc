@@ -155,6 +155,7 @@ std::string sbatch_script(const SlurmOptions& options) {
          << "#SBATCH --output=" << dir << "/slurm-%A_%a.out\n"
          << "dir=" << quoted(dir) << "\n"
          << "shard=${SLURM_ARRAY_TASK_ID:?not a Slurm array task}\n"
+         << "unset GBX_SHARD_INDEX GBX_SHARD_COUNT GBX_SHARD_RESOLVED  # the array task says which shard\n"
          << "rm -f \"$dir/shard-$shard.json\" \"$dir/shard-$shard.exit\"\n";
   std::string bench = options.bench.front();
   if (bench.find('/') != std::string::npos) bench = absolute(bench);
