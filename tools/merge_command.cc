@@ -54,7 +54,11 @@ std::string environment_group(const json& record) {
   const json& gpus = at(record, "/gbx/environment/gpus"_json_pointer);
   if (gpus.is_array()) {
     for (const auto& gpu : gpus) {
-      if (gpu.is_object() && gpu.contains("name") && gpu["name"].is_string()) models.push_back(gpu["name"]);
+      if (!gpu.is_object() || !gpu.contains("name") || !gpu["name"].is_string()) continue;
+      // The driver's major version changes timings too; gbx compare checks it as well (docs/compare.md).
+      const json driver = gpu.value("driver_version", json());
+      const std::string major = driver.is_string() ? driver.get<std::string>().substr(0, driver.get<std::string>().find('.')) : "";
+      models.push_back(gpu["name"].get<std::string>() + (major.empty() ? "" : " (driver " + major + ")"));
     }
   }
   std::sort(models.begin(), models.end());
