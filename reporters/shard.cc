@@ -207,9 +207,8 @@ std::vector<std::int64_t> assign_shards(const std::vector<std::string>& names, s
     const auto found = costs->find(names[i]);
     if (found != costs->end()) cost[i] = found->second;
   }
-  std::sort(order.begin(), order.end(), [&](std::size_t a, std::size_t b) {
-    return cost[a] != cost[b] ? cost[a] > cost[b] : names[a] < names[b];
-  });
+  std::sort(order.begin(), order.end(),
+            [&](std::size_t a, std::size_t b) { return cost[a] != cost[b] ? cost[a] > cost[b] : names[a] < names[b]; });
   std::vector<double> load(static_cast<std::size_t>(count), 0.0);
   for (std::size_t i : order) {
     const auto least = std::min_element(load.begin(), load.end()) - load.begin();  // first on ties

@@ -18,8 +18,8 @@ struct ShardRequest {
   bool active = false;
   std::int64_t index = 0;
   std::int64_t count = 1;
-  std::string source;     // "--gbx_shard", "GBX_SHARD_INDEX", "SLURM_ARRAY_TASK_ID", "JOB_COMPLETION_INDEX"
-  std::string plan_path;  // --gbx_shard_plan: a previous record whose costs balance the shards
+  std::string source;           // "--gbx_shard", "GBX_SHARD_INDEX", "SLURM_ARRAY_TASK_ID", "JOB_COMPLETION_INDEX"
+  std::string plan_path;        // --gbx_shard_plan: a previous record whose costs balance the shards
   bool explicitly_off = false;  // --gbx_shard=none
 };
 

@@ -136,7 +136,8 @@ int run_command(int argc, char** argv) {
 
   gbx::tools::MergeOptions merge_options;
   CLI::App* merge = app.add_subcommand(
-      "merge", "Join the shard records of one sharded run into one sealed record: 0 written, 2 bad input or incomplete");
+      "merge",
+      "Join the shard records of one sharded run into one sealed record: 0 written, 2 bad input or incomplete");
   merge->add_option("SHARD", merge_options.inputs, "the shard records (gbx.shard)")->required();
   merge->add_option("-o,--output", merge_options.output, "the merged record, written atomically")->required();
   merge->add_flag("--allow-partial", merge_options.allow_partial,
@@ -146,8 +147,9 @@ int run_command(int argc, char** argv) {
   bool slurm_cpu_only = false;
   bool slurm_shared = false;
   CLI::App* slurm = app.add_subcommand(
-      "slurm", "Submit a bench binary as a Slurm job array, one shard per task: 0 submitted (or merged), 1 a shard "
-               "failed, 2 bad input");
+      "slurm",
+      "Submit a bench binary as a Slurm job array, one shard per task: 0 submitted (or merged), 1 a shard "
+      "failed, 2 bad input");
   slurm->add_option("--shards", slurm_options.shards, "tasks in the array, one shard each")
       ->required()
       ->check(CLI::PositiveNumber);

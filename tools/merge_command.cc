@@ -36,8 +36,8 @@ const json& at(const json& object, const json::json_pointer& pointer) {
 json build_identity(const json& record) {
   json identity;
   for (const char* pointer : {"/gbx/environment/source/commit", "/gbx/environment/source/dirty",
-                              "/gbx/environment/source/dependency_lock_sha256", "/gbx/protocol",
-                              "/gbx/shard/count", "/gbx/shard/selection_fingerprint", "/gbx/shard/plan/method"}) {
+                              "/gbx/environment/source/dependency_lock_sha256", "/gbx/protocol", "/gbx/shard/count",
+                              "/gbx/shard/selection_fingerprint", "/gbx/shard/plan/method"}) {
     identity[pointer] = at(record, json::json_pointer(pointer));
   }
   for (const char* key : {"compiler", "flags", "build_type", "cuda", "cuda_toolkit", "google_benchmark", "boost",
@@ -57,7 +57,8 @@ std::string environment_group(const json& record) {
       if (!gpu.is_object() || !gpu.contains("name") || !gpu["name"].is_string()) continue;
       // The driver's major version changes timings too; gbx compare checks it as well (docs/compare.md).
       const json driver = gpu.value("driver_version", json());
-      const std::string major = driver.is_string() ? driver.get<std::string>().substr(0, driver.get<std::string>().find('.')) : "";
+      const std::string major =
+          driver.is_string() ? driver.get<std::string>().substr(0, driver.get<std::string>().find('.')) : "";
       models.push_back(gpu["name"].get<std::string>() + (major.empty() ? "" : " (driver " + major + ")"));
     }
   }
@@ -124,8 +125,8 @@ Coverage check_coverage(const std::vector<Shard>& shards) {
   std::vector<std::string> all_assigned;
   for (const auto& shard : shards) {
     if (!seen_shards.emplace(shard.index, shard.path).second) {
-      coverage.problems.push_back("shard " + std::to_string(shard.index) + " is given twice: " +
-                                  seen_shards[shard.index] + " and " + shard.path);
+      coverage.problems.push_back("shard " + std::to_string(shard.index) +
+                                  " is given twice: " + seen_shards[shard.index] + " and " + shard.path);
       continue;
     }
     std::set<std::string> ran;
@@ -155,16 +156,17 @@ Coverage check_coverage(const std::vector<Shard>& shards) {
     const auto size = first["selection_size"].get<std::size_t>();
     std::string shards_text;
     for (auto i : coverage.missing_shards) shards_text += (shards_text.empty() ? "" : ", ") + std::to_string(i);
-    coverage.problems.push_back(
-        std::to_string(size > assigned.size() ? size - assigned.size() : 0) + " of the selection's " +
-        std::to_string(size) + " benchmarks are in no shard given" +
-        (shards_text.empty() ? std::string(" (the shards disagree on the selection)")
-                             : "; missing shard(s) of " + std::to_string(count) + ": " + shards_text));
+    coverage.problems.push_back(std::to_string(size > assigned.size() ? size - assigned.size() : 0) +
+                                " of the selection's " + std::to_string(size) + " benchmarks are in no shard given" +
+                                (shards_text.empty()
+                                     ? std::string(" (the shards disagree on the selection)")
+                                     : "; missing shard(s) of " + std::to_string(count) + ": " + shards_text));
   }
   return coverage;
 }
 
-json merged_record(const std::vector<Shard>& shards, const Coverage& coverage, const std::vector<std::string>& command) {
+json merged_record(const std::vector<Shard>& shards, const Coverage& coverage,
+                   const std::vector<std::string>& command) {
   json merged = shards.front().record;
   json& top = merged["gbx"];
   top.erase("checksum");
@@ -184,9 +186,12 @@ json merged_record(const std::vector<Shard>& shards, const Coverage& coverage, c
     if (!done.insert(shard.index).second) continue;  // given twice (--allow-partial): the first copy
     const json& gbx = shard.record["gbx"];
     interrupted = interrupted || gbx.value("interrupted", false);
-    json entry = {{"index", shard.index},         {"run_id", gbx["run_id"]},
-                  {"created_utc", gbx["created_utc"]}, {"command", gbx["command"]},
-                  {"interrupted", gbx.value("interrupted", false)}, {"environment", gbx["environment"]},
+    json entry = {{"index", shard.index},
+                  {"run_id", gbx["run_id"]},
+                  {"created_utc", gbx["created_utc"]},
+                  {"command", gbx["command"]},
+                  {"interrupted", gbx.value("interrupted", false)},
+                  {"environment", gbx["environment"]},
                   {"file", shard.path}};
     if (gbx.contains("processes")) entry["processes"] = gbx["processes"];
     if (gbx.contains("invalid_utf8_replaced")) entry["invalid_utf8_replaced"] = gbx["invalid_utf8_replaced"];

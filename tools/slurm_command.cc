@@ -41,7 +41,8 @@ void check_word(const std::string& flag, const std::string& value) {
 std::string absolute(const std::string& path) {
   if (path.empty() || path.front() == '/') return path;
   char cwd[PATH_MAX];
-  if (::getcwd(cwd, sizeof cwd) == nullptr) throw BadOption(std::string("cannot read the working directory: ") + std::strerror(errno));
+  if (::getcwd(cwd, sizeof cwd) == nullptr)
+    throw BadOption(std::string("cannot read the working directory: ") + std::strerror(errno));
   return std::string(cwd) + "/" + path;
 }
 

@@ -1,5 +1,6 @@
 #pragma once
 
+#include <cstdint>
 #include <iosfwd>
 #include <string>
 #include <vector>
@@ -7,10 +8,10 @@
 namespace gbx::tools {
 
 struct SlurmOptions {
-  std::int64_t shards = 0;         // the job array's size: one task per shard
-  std::string partition;           // empty: the cluster's default partition
-  std::string gres = "gpu:1";      // empty (--cpu-only): no --gres line, for CPU suites
-  bool exclusive = true;           // a whole node per task, so that no other job shares its caches or GPU
+  std::int64_t shards = 0;     // the job array's size: one task per shard
+  std::string partition;       // empty: the cluster's default partition
+  std::string gres = "gpu:1";  // empty (--cpu-only): no --gres line, for CPU suites
+  bool exclusive = true;       // a whole node per task, so that no other job shares its caches or GPU
   std::string time_limit = "01:00:00";
   std::string output_dir = "gbx-shards";
   std::string job_name = "gbx";

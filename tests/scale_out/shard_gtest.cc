@@ -33,7 +33,8 @@ std::string refusal(std::vector<std::string> args, const Variables& variables = 
 }
 
 TEST(ShardRequest, FlagGivesIndexAndCountAndIsTakenOutOfTheArguments) {
-  std::vector<std::string> args = {"--benchmark_filter=x", "--gbx_shard=2/5", "--gbx_shard_plan=old.json", "--gbx_warmup=1"};
+  std::vector<std::string> args = {"--benchmark_filter=x", "--gbx_shard=2/5", "--gbx_shard_plan=old.json",
+                                   "--gbx_warmup=1"};
   const auto shard = gbx::take_shard_request(args, [](const char*) -> const char* { return nullptr; });
   EXPECT_TRUE(shard.active);
   EXPECT_EQ(shard.index, 2);
@@ -53,7 +54,9 @@ TEST(ShardRequest, FlagWinsOverTheEnvironmentAndNoneTurnsShardingOff) {
 }
 
 TEST(ShardRequest, GbxVariablesComeBeforeSlurmsAndKubernetesIndex) {
-  const auto gbx = request({}, {{"GBX_SHARD_INDEX", "1"}, {"GBX_SHARD_COUNT", "3"}, {"SLURM_ARRAY_TASK_ID", "0"},
+  const auto gbx = request({}, {{"GBX_SHARD_INDEX", "1"},
+                                {"GBX_SHARD_COUNT", "3"},
+                                {"SLURM_ARRAY_TASK_ID", "0"},
                                 {"SLURM_ARRAY_TASK_COUNT", "2"}});
   EXPECT_EQ(gbx.source, "GBX_SHARD_INDEX");
   EXPECT_EQ(gbx.index, 1);
@@ -66,12 +69,15 @@ TEST(ShardRequest, GbxVariablesComeBeforeSlurmsAndKubernetesIndex) {
 
 TEST(ShardRequest, SlurmTaskIdsCountFromTheArraysMinimumInItsSteps) {
   // --array=4-6: tasks 4, 5, 6 are shards 0, 1, 2.
-  const auto offset = request({}, {{"SLURM_ARRAY_TASK_ID", "6"}, {"SLURM_ARRAY_TASK_COUNT", "3"}, {"SLURM_ARRAY_TASK_MIN", "4"}});
+  const auto offset =
+      request({}, {{"SLURM_ARRAY_TASK_ID", "6"}, {"SLURM_ARRAY_TASK_COUNT", "3"}, {"SLURM_ARRAY_TASK_MIN", "4"}});
   EXPECT_EQ(offset.index, 2);
   EXPECT_EQ(offset.count, 3);
   // --array=0-4:2: tasks 0, 2, 4 are shards 0, 1, 2.
-  const auto stepped = request({}, {{"SLURM_ARRAY_TASK_ID", "4"}, {"SLURM_ARRAY_TASK_COUNT", "3"},
-                                    {"SLURM_ARRAY_TASK_MIN", "0"}, {"SLURM_ARRAY_TASK_STEP", "2"}});
+  const auto stepped = request({}, {{"SLURM_ARRAY_TASK_ID", "4"},
+                                    {"SLURM_ARRAY_TASK_COUNT", "3"},
+                                    {"SLURM_ARRAY_TASK_MIN", "0"},
+                                    {"SLURM_ARRAY_TASK_STEP", "2"}});
   EXPECT_EQ(stepped.index, 2);
   // --array=1,5,9 has no dense numbering: SLURM_ARRAY_TASK_ID 5 of 3 is refused, not guessed.
   EXPECT_NE(refusal({}, {{"SLURM_ARRAY_TASK_ID", "5"}, {"SLURM_ARRAY_TASK_COUNT", "3"}, {"SLURM_ARRAY_TASK_MIN", "1"}})
@@ -80,8 +86,8 @@ TEST(ShardRequest, SlurmTaskIdsCountFromTheArraysMinimumInItsSteps) {
 }
 
 TEST(ShardRequest, BadValuesNameTheFlagOrVariable) {
-  for (const char* bad : {"--gbx_shard=2/2", "--gbx_shard=x/2", "--gbx_shard=1/0", "--gbx_shard=-1/2", "--gbx_shard=1",
-                          "--gbx_shard="}) {
+  for (const char* bad :
+       {"--gbx_shard=2/2", "--gbx_shard=x/2", "--gbx_shard=1/0", "--gbx_shard=-1/2", "--gbx_shard=1", "--gbx_shard="}) {
     EXPECT_NE(refusal({bad}).find("--gbx_shard"), std::string::npos) << bad;
   }
   EXPECT_NE(refusal({"--gbx_shard=0/2", "--gbx_shard=1/2"}).find("more than once"), std::string::npos);
@@ -94,8 +100,9 @@ TEST(ShardRequest, BadValuesNameTheFlagOrVariable) {
 }
 
 TEST(ShardRequest, AChildOfAResolvedProcessNeverShardsAgain) {
-  const auto child = request({"--gbx_shard=1/2"}, {{"GBX_SHARD_RESOLVED", "1"}, {"SLURM_ARRAY_TASK_ID", "0"},
-                                                   {"SLURM_ARRAY_TASK_COUNT", "2"}});
+  const auto child =
+      request({"--gbx_shard=1/2"},
+              {{"GBX_SHARD_RESOLVED", "1"}, {"SLURM_ARRAY_TASK_ID", "0"}, {"SLURM_ARRAY_TASK_COUNT", "2"}});
   EXPECT_FALSE(child.active);
 }
 
@@ -106,7 +113,8 @@ TEST(SelectionFingerprint, IsTheSha256OfTheSortedNamesOnePerLine) {
 
 std::vector<std::string> names(std::size_t count) {
   std::vector<std::string> out;
-  for (std::size_t i = 0; i < count; ++i) out.push_back("family/variant_" + std::to_string(i) + "/n:" + std::to_string(i * 7));
+  for (std::size_t i = 0; i < count; ++i)
+    out.push_back("family/variant_" + std::to_string(i) + "/n:" + std::to_string(i * 7));
   return out;
 }
 

@@ -31,7 +31,7 @@ chmod 755 "$dir"
 pids=()
 stop() {
   local status=$?
-  [[ -n ${SLURM_CONF:-} ]] && scancel --quiet --full "--cluster=gbxtest" --user=root 2>/dev/null || true
+  if [[ -n ${SLURM_CONF:-} ]]; then scancel --quiet --full --user=root 2>/dev/null || true; fi
   local pid
   for pid in "${pids[@]}"; do kill "$pid" 2>/dev/null || true; done
   for pid in "${pids[@]}"; do wait "$pid" 2>/dev/null || true; done
@@ -55,14 +55,14 @@ munged --foreground --force --key-file="$dir/munge/munge.key" --socket="$dir/mun
   >"$dir/munged.out" 2>&1 &
 pids+=($!)
 
-host=$(hostname -s)
+host=$(hostname -s)  # the name slurmd knows itself by; reached at 127.0.0.1 whatever DNS says
 # Ports of this run's own, so that two runs (or a real cluster) do not clash.
 port=$((20000 + ($$ % 20000) * 2))
 memory=$(($(awk '/MemAvailable/ {print int($2 / 1024)}' /proc/meminfo) / 2))
 mkdir -p "$dir/state" "$dir/spool"
 cat >"$dir/slurm.conf" <<EOF
 ClusterName=gbxtest
-SlurmctldHost=$host
+SlurmctldHost=$host(127.0.0.1)
 SlurmctldPort=$port
 SlurmdPort=$((port + 1))
 AuthType=auth/munge
@@ -83,7 +83,9 @@ SlurmUser=root
 ReturnToService=2
 MpiDefault=none
 JobAcctGatherType=jobacct_gather/none
-NodeName=$host CPUs=$(nproc) RealMemory=$memory State=UNKNOWN
+# sbatch --wait polls every 2 s, 8 s, 32 s... while that stays below MinJobAge/2: 4 keeps it at 2 s.
+MinJobAge=4
+NodeName=$host NodeAddr=127.0.0.1 CPUs=$(nproc) RealMemory=$memory State=UNKNOWN
 PartitionName=debug Nodes=$host Default=YES MaxTime=INFINITE State=UP
 EOF
 export SLURM_CONF=$dir/slurm.conf
