@@ -135,4 +135,22 @@ expect_exit 2 "$bench" "$filter" --gbx_shard=0/2 --gbx_shard_plan=missing.json -
 expect_said "--gbx_shard_plan"
 expect_exit 2 env SLURM_ARRAY_TASK_ID=1 "$bench" "$filter" --benchmark_list_tests
 expect_said "SLURM_ARRAY_TASK_COUNT"
+# gbx slurm's script (the real cluster: slurm_test.sh).
+expect_exit 0 "$gbx" slurm --shards 4 --partition gpu --time 00:30:00 -o sharded --dry-run -- "$bench" "$filter"
+script=$(cat "$dir/out")
+for line in '#SBATCH --array=0-3' '#SBATCH --partition=gpu' '#SBATCH --gres=gpu:1' '#SBATCH --exclusive' \
+  '#SBATCH --time=00:30:00' "#SBATCH --output=$dir/sharded/slurm-%A_%a.out" \
+  "'$bench' '$filter' \"--benchmark_out=\$dir/shard-\$shard.json\""; do
+  grep -qxF -- "$line" <<<"$script" || { echo "$script"; fail "the script lacks: $line"; }
+done
+[[ ! -e sharded ]] || fail "--dry-run created the output folder"
+expect_exit 0 "$gbx" slurm --shards 2 --cpu-only --shared --plan merged.json --dry-run -- "$bench"
+! grep -qE -- '--gres|--exclusive|--partition' "$dir/out" || fail "--cpu-only --shared still asks for a GPU or the node"
+grep -qF -- "'--gbx_shard_plan=$dir/merged.json'" "$dir/out" || fail "--plan is not passed on"
+expect_exit 2 "$gbx" slurm --shards 2 --dry-run -- "$bench" --gbx_shard=0/2
+expect_said "--gbx_shard=0/2"
+expect_exit 2 "$gbx" slurm --shards 2 --time "1 hour" --dry-run -- "$bench"
+expect_said "--time"
+expect_exit 2 "$gbx" slurm --shards 0 --dry-run -- "$bench"
+expect_said "--shards"
 echo "merge test passed"
