@@ -5,6 +5,7 @@
 #include <csignal>
 #include <cmath>
 #include <cstdio>
+#include <cstdlib>
 #include <cstring>
 #include <iostream>
 #include <string>
@@ -174,7 +175,12 @@ int run_command(int argc, char** argv) {
     return code == 0 ? 0 : 2;
   }
   if (verify->parsed()) return gbx::tools::verify_record(verify_path, std::cout, std::cerr);
-  if (ab->parsed()) return gbx::tools::ab_command(ab_options, std::cout, std::cerr);
+  if (ab->parsed()) {
+    // gbx ab runs whole binaries and its records carry no gbx.shard: inside a Slurm array task or an
+    // Indexed Job, their variables must not shard the binaries it starts (docs/scale-out.md).
+    ::setenv("GBX_SHARD_RESOLVED", "1", 1);
+    return gbx::tools::ab_command(ab_options, std::cout, std::cerr);
+  }
   if (compare->parsed()) return gbx::tools::compare_records(compare_options, std::cout, std::cerr);
   if (pareto->parsed()) return gbx::tools::pareto_command(pareto_options, std::cout, std::cerr);
   if (trend->parsed()) return gbx::tools::trend_command(trend_options, std::cout, std::cerr);
