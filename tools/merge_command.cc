@@ -131,6 +131,8 @@ Coverage check_coverage(const std::vector<Shard>& shards) {
     }
     std::set<std::string> ran;
     for (const auto& row : shard.record["benchmarks"]) ran.insert(run_name(row));
+    // Benchmarks that could not run on the shard's machine (no CUDA device) are accounted for, apart.
+    for (const auto& row : at(shard.record, "/gbx/not_run"_json_pointer)) ran.insert(row.value("name", ""));
     for (const auto& name : shard.record["gbx"]["shard"]["benchmarks"]) {
       const auto inserted = assigned.emplace(name.get<std::string>(), shard.index);
       if (!inserted.second) {
@@ -178,6 +180,7 @@ json merged_record(const std::vector<Shard>& shards, const Coverage& coverage,
   top["created_utc"] = utc_timestamp();
   top["command"] = command;
   json benchmarks = json::array();
+  json not_run = json::array();
   json shard_list = json::array();
   bool interrupted = false;
   std::map<std::pair<std::int64_t, std::int64_t>, std::int64_t> families;  // (shard, family) -> merged
@@ -196,6 +199,10 @@ json merged_record(const std::vector<Shard>& shards, const Coverage& coverage,
     if (gbx.contains("processes")) entry["processes"] = gbx["processes"];
     if (gbx.contains("invalid_utf8_replaced")) entry["invalid_utf8_replaced"] = gbx["invalid_utf8_replaced"];
     shard_list.push_back(std::move(entry));
+    for (json row : at(shard.record, "/gbx/not_run"_json_pointer)) {
+      row["shard"] = shard.index;
+      not_run.push_back(std::move(row));
+    }
     for (json row : shard.record["benchmarks"]) {
       // Google Benchmark numbers families within one run; a merged record numbers them anew.
       if (row.contains("family_index") && row["family_index"].is_number_integer()) {
@@ -208,6 +215,8 @@ json merged_record(const std::vector<Shard>& shards, const Coverage& coverage,
     }
   }
   merged["benchmarks"] = std::move(benchmarks);
+  top.erase("not_run");
+  if (!not_run.empty()) top["not_run"] = std::move(not_run);
   top["interrupted"] = interrupted;
   const json& first = shards.front().record["gbx"]["shard"];
   top["merge"] = {{"count", first["count"]},

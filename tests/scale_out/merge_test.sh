@@ -125,6 +125,23 @@ print("seconds per shard of 2 (the merged record's wall_seconds): planned by cos
       "; by name", [round(x, 3) for x in by_name])
 EOF
 
+# A CUDA benchmark: without a device it is in gbx.not_run, which the merge accounts for and keeps.
+cuda_filter='--benchmark_filter=^reduce/(naive|cuda_atomic)/n:4096/'
+for i in 0 1; do
+  "$bench" "$cuda_filter" --gbx_min_samples=6 --gbx_max_samples=6 --gbx_shard=$i/2 --benchmark_out=c$i.json >/dev/null ||
+    fail "CUDA shard $i"
+done
+expect_exit 0 "$gbx" merge c0.json c1.json -o cuda.json
+python3 - cuda.json <<'EOF'
+import json, sys
+record = json.load(open(sys.argv[1]))
+ran = [b["run_name"] for b in record["benchmarks"]]
+not_run = [(r["name"], r["shard"]) for r in record["gbx"].get("not_run", [])]
+names = sorted(ran + [name for name, _ in not_run])
+assert names == ["reduce/cuda_atomic/n:4096/iterations:1/manual_time", "reduce/naive/n:4096/iterations:1/manual_time"], names
+assert record["gbx"]["merge"]["complete"] and all(shard in (0, 1) for _, shard in not_run), record["gbx"]["merge"]
+EOF
+
 # A shard dealt nothing succeeds and writes nothing; bad values name the flag.
 expect_exit 0 "$bench" '--benchmark_filter=^reduce/naive/n:4096/' --gbx_shard=5/6 --benchmark_out=empty.json
 expect_said "has no benchmark"
