@@ -207,6 +207,7 @@ nlohmann::json build_record(const std::string& google_benchmark_json,
   top["protocol"] = protocol_json(header.protocol);
   top["environment"] = header.environment;
   if (!not_run.empty()) top["not_run"] = std::move(not_run);
+  for (const auto& [key, value] : header.sections.items()) top[key] = value;
   return record;
 }
 

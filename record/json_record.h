@@ -20,6 +20,7 @@ struct RecordHeader {
   Protocol protocol;
   bool interrupted = false;  // SIGINT/SIGTERM stopped the run: only finished benchmarks are kept
   nlohmann::json environment = nlohmann::json::object();
+  nlohmann::json sections = nlohmann::json::object();  // more keys of gbx at the top, e.g. "shard"
 };
 
 std::string new_run_id();

@@ -29,6 +29,7 @@
 #include "reporters/process_runner.h"
 #include "reporters/run_patching.h"
 #include "reporters/run_analysis.h"
+#include "reporters/shard.h"
 
 namespace gbx {
 
@@ -152,7 +153,19 @@ int run_main(int argc, char** argv) {
   install_interrupt_handlers();
   set_interrupt_cleanup(remove_temporary_file_now);
   std::signal(SIGPIPE, SIG_IGN);
-  const std::vector<std::string> command(argv, argv + argc);
+  const std::vector<std::string> given(argv, argv + argc);
+  ShardSelection shard;  // docs/scale-out.md: the rest of the run sees only this shard's benchmarks
+  try {
+    shard = select_shard(self_executable(), given);
+  } catch (const std::exception& error) {
+    return refuse(error.what());
+  }
+  if (shard.empty) {
+    std::cerr << "gbx: shard " << shard.record["index"] << " of " << shard.record["count"]
+              << " has no benchmark (the selection has " << shard.record["selection_size"] << "): nothing to run\n";
+    return 0;
+  }
+  const std::vector<std::string>& command = shard.command;
   CommandLine line;
   try {
     line = parse_command_line(std::vector<std::string>(command.begin() + 1, command.end()));
@@ -175,7 +188,8 @@ int run_main(int argc, char** argv) {
     return refuse("invalid value '" + output.format + "' for --benchmark_format: expected json, console or csv");
   }
 
-  const RecordHeader header_at_start{new_run_id(), utc_timestamp(), command, line.protocol};
+  RecordHeader header_at_start{new_run_id(), utc_timestamp(), given, line.protocol};
+  if (!shard.record.is_null()) header_at_start.sections["shard"] = shard.record;
   std::string record_path;
   try {
     if (!output.out.empty()) check_writable(output.out);

@@ -14,6 +14,9 @@ GBX_DEBIAN_PACKAGES=(
   python3 python3-jsonschema
 )
 
+# A single-node Slurm cluster for tests/scale_out/slurm_test.sh (docs/scale-out.md); only the tests need it.
+GBX_SLURM_PACKAGES=(slurmctld slurmd slurm-client munge)
+
 # The fuzz job's compiler: clang's libFuzzer and its sanitizer runtimes (scripts/fuzz only).
 GBX_FUZZ_PACKAGES=(clang-14 libclang-rt-14-dev)
 
@@ -68,6 +71,14 @@ gbx_install_report_assets() {
 gbx_install_browser() {
   gbx_have_package chromium || gbx_apt_install chromium
   gbx_have_package time || gbx_apt_install time
+}
+
+gbx_install_slurm() {
+  local missing=() pkg
+  for pkg in "${GBX_SLURM_PACKAGES[@]}"; do
+    gbx_have_package "$pkg" || missing+=("$pkg")
+  done
+  gbx_apt_install "${missing[@]}"
 }
 
 # Finds nvcc where NVIDIA installs it when it is not on PATH.

@@ -7,6 +7,7 @@
 #include <csignal>
 #include <cmath>
 #include <cstdio>
+#include <cstdlib>
 #include <cstring>
 #include <iostream>
 #include <algorithm>
@@ -17,9 +18,11 @@
 #include "tools/ab_command.h"
 #include "tools/compare_command.h"
 #include "tools/env_command.h"
+#include "tools/merge_command.h"
 #include "tools/pareto_command.h"
 #include "tools/report_command.h"
 #include "tools/terminal_colour.h"
+#include "tools/slurm_command.h"
 #include "tools/trend_command.h"
 #include "tools/verify_command.h"
 #include "tools/version_command.h"
@@ -48,12 +51,18 @@ int checked_exit(int code, const std::string& command) {
 
 int run_command(int argc, char** argv);
 
-const std::vector<std::string> kSubcommands = {"verify", "compare", "ab",    "env",
-                                               "pareto", "report",  "trend", "version"};
+// Every subcommand's name, in the order they were added.
+std::vector<std::string> subcommand_names(CLI::App& app) {
+  std::vector<std::string> names;
+  for (const CLI::App* command : app.get_subcommands([](const CLI::App*) { return true; })) {
+    names.push_back(command->get_name());
+  }
+  return names;
+}
 
-std::string subcommand_list() {
+std::string subcommand_list(CLI::App& app) {
   std::string list;
-  for (const std::string& name : kSubcommands) list += (list.empty() ? "" : ", ") + name;
+  for (const std::string& name : subcommand_names(app)) list += (list.empty() ? "" : ", ") + name;
   return list;
 }
 
@@ -84,14 +93,6 @@ int run_command(int argc, char** argv) {
   app.require_subcommand(0, 1);
   bool show_version = false;
   app.add_flag("--version", show_version, "print gbx's version, source commit and Google Benchmark version");
-  CLI::App* version = app.add_subcommand("version", "Print gbx's version, source commit and Google Benchmark version");
-  // CLI11 takes an unknown word for a stray argument, or asks for a subcommand without naming it.
-  if (argc > 1 && argv[1][0] != '-' &&
-      std::find(kSubcommands.begin(), kSubcommands.end(), std::string(argv[1])) == kSubcommands.end()) {
-    std::cerr << "gbx: unknown subcommand '" << argv[1] << "'; the subcommands are " << subcommand_list()
-              << " (gbx --help describes them)\n";
-    return 2;
-  }
 
   std::string verify_path;
   CLI::App* verify = app.add_subcommand("verify",
@@ -164,6 +165,47 @@ int run_command(int argc, char** argv) {
       ->check(kFinite & CLI::Range(0.0, 1.0));
   trend->add_option("--seed", trend_options.seed, "seed of the permutations (default 1)");
 
+  gbx::tools::MergeOptions merge_options;
+  CLI::App* merge = app.add_subcommand(
+      "merge",
+      "Join the shard records of one sharded run into one sealed record: 0 written, 2 bad input or incomplete");
+  merge->add_option("SHARD", merge_options.inputs, "the shard records (gbx.shard)")->required();
+  merge->add_option("-o,--output", merge_options.output, "the merged record, written atomically")->required();
+  merge->add_flag("--allow-partial", merge_options.allow_partial,
+                  "write what is there even when benchmarks are missing or duplicated (exit 0)");
+
+  gbx::tools::SlurmOptions slurm_options;
+  bool slurm_cpu_only = false;
+  bool slurm_shared = false;
+  CLI::App* slurm = app.add_subcommand(
+      "slurm",
+      "Submit a bench binary as a Slurm job array, one shard per task: 0 submitted (or merged), 1 a shard "
+      "failed, 2 bad input");
+  slurm->add_option("--shards", slurm_options.shards, "tasks in the array, one shard each")
+      ->required()
+      ->check(CLI::PositiveNumber);
+  slurm->add_option("--partition", slurm_options.partition, "the partition (default: the cluster's)");
+  slurm->add_option("--gres", slurm_options.gres, "generic resources per task (default gpu:1)");
+  slurm->add_flag("--cpu-only", slurm_cpu_only, "no --gres line: a CPU suite");
+  slurm->add_flag("--shared", slurm_shared, "no --exclusive: let other jobs share the node (timings suffer)");
+  slurm->add_option("--time", slurm_options.time_limit, "time limit per task (default 01:00:00)");
+  slurm->add_option("-o,--output-dir", slurm_options.output_dir,
+                    "where the script, logs and shard records go (default gbx-shards)");
+  slurm->add_option("--job-name", slurm_options.job_name, "the job's name (default gbx)");
+  slurm->add_option("--plan", slurm_options.plan, "a previous record: balance the shards by its costs");
+  slurm->add_flag("--dry-run", slurm_options.dry_run, "print the sbatch script; submit nothing");
+  slurm->add_flag("--wait", slurm_options.wait, "wait for every task, then merge into OUTPUT_DIR/merged.json");
+  slurm->add_option("BENCH", slurm_options.bench, "after --: the bench binary and its flags");
+
+  CLI::App* version = app.add_subcommand("version", "Print gbx's version, source commit and Google Benchmark version");
+
+  // CLI11 takes an unknown word for a stray argument, or asks for a subcommand without naming it.
+  const std::vector<std::string> names = subcommand_names(app);
+  if (argc > 1 && argv[1][0] != '-' && std::find(names.begin(), names.end(), std::string(argv[1])) == names.end()) {
+    std::cerr << "gbx: unknown subcommand '" << argv[1] << "'; the subcommands are " << subcommand_list(app)
+              << " (gbx --help describes them)\n";
+    return 2;
+  }
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& error) {
@@ -179,7 +221,7 @@ int run_command(int argc, char** argv) {
     return 0;
   }
   if (app.get_subcommands().empty()) {
-    std::cerr << "gbx: a subcommand is required: " << subcommand_list() << " (gbx --help describes them)\n";
+    std::cerr << "gbx: a subcommand is required: " << subcommand_list(app) << " (gbx --help describes them)\n";
     return 2;
   }
   using RecordArguments = std::pair<CLI::App*, std::vector<std::string>>;
@@ -192,12 +234,23 @@ int run_command(int argc, char** argv) {
     }
   }
   if (verify->parsed()) return gbx::tools::verify_record(verify_path, std::cout, std::cerr);
-  if (ab->parsed()) return gbx::tools::ab_command(ab_options, std::cout, std::cerr);
+  if (ab->parsed()) {
+    // gbx ab runs whole binaries and its records carry no gbx.shard: inside a Slurm array task or an
+    // Indexed Job, their variables must not shard the binaries it starts (docs/scale-out.md).
+    ::setenv("GBX_SHARD_RESOLVED", "1", 1);
+    return gbx::tools::ab_command(ab_options, std::cout, std::cerr);
+  }
   compare_options.colour = gbx::tools::colour_wanted(STDOUT_FILENO);
   if (compare->parsed()) return gbx::tools::compare_records(compare_options, std::cout, std::cerr);
   if (pareto->parsed()) return gbx::tools::pareto_command(pareto_options, std::cout, std::cerr);
   if (trend->parsed()) return gbx::tools::trend_command(trend_options, std::cout, std::cerr);
   if (report->parsed()) return gbx::tools::write_report(report_options, std::cout, std::cerr);
+  if (merge->parsed()) return gbx::tools::merge_command(merge_options, std::cout, std::cerr);
+  if (slurm->parsed()) {
+    if (slurm_cpu_only) slurm_options.gres.clear();
+    slurm_options.exclusive = !slurm_shared;
+    return gbx::tools::slurm_command(slurm_options, std::cout, std::cerr);
+  }
   if (env->parsed()) return gbx::tools::print_environment(std::vector<std::string>(argv, argv + argc), std::cout);
   return 2;
 }

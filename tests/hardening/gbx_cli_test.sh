@@ -26,7 +26,7 @@ echo "case: an unknown subcommand is named, with the list"
 run "$gbx" bogus "$record"
 [[ $code -eq 2 ]] || fail "gbx bogus: exit $code"
 grep -q "unknown subcommand 'bogus'" "$dir/err" || fail "bogus not named: $(cat "$dir/err")"
-grep -q "verify, compare, ab, env, pareto, report, trend, version" "$dir/err" || fail "no list: $(cat "$dir/err")"
+grep -q "verify, compare, ab, env, pareto, report, trend, merge, slurm, version" "$dir/err" || fail "no list: $(cat "$dir/err")"
 run "$gbx"
 [[ $code -eq 2 ]] && grep -q "a subcommand is required: verify, compare" "$dir/err" || fail "no subcommand: $(cat "$dir/err")"
 
