@@ -301,6 +301,15 @@ Peak peak_from_json(const Json& j) {
   }
   peak.method = j.value("method", std::string());
   peak.unavailable = j.value("unavailable", std::string());
+  peak.flops_basis = j.value("flops_basis", std::string());
+  if (const auto roofs = j.find("roofs"); roofs != j.end() && roofs->is_array()) {
+    for (const auto& r : *roofs) {
+      if (!r.is_object() || !r.contains("bytes_per_second") || !r["bytes_per_second"].is_number()) continue;
+      peak.roofs.push_back({r.value("level", std::string()), optional_from<std::int64_t>(r, "capacity_bytes"),
+                            r["bytes_per_second"].get<double>(), r.value("source", std::string()),
+                            r.value("calibrated", false)});
+    }
+  }
   return peak;
 }
 

@@ -216,7 +216,7 @@ int run_main(int argc, char** argv) {
                                output.report_aggregates_only);
   // The peaks that throughput is a fraction of: measured (CPU) or read (GPU) once, before the run.
   const bool listing = output.list_tests;
-  const Peak cpu_peak = listing ? Peak{} : calibrate_cpu_peak();
+  const Peak cpu_peak = listing ? Peak{} : machine_cpu_peak();
   const Peak device_peak = listing ? Peak{} : gpu_peak();
   AnalysisOptions analysis_options;
   analysis_options.cpu_peak = &cpu_peak;

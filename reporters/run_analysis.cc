@@ -97,6 +97,9 @@ void add_flags(const RunRecord& record, RunAnalysis& a) {
   }
   const Measurement& m = record.measurement;
   if (!record.stopping.reached) add_stop_flag(record, a);
+  if (!a.throughput.above_peak.empty()) {
+    a.flags.push_back({"above_peak", a.throughput.fraction_of_peak, "ABOVE PEAK: " + a.throughput.above_peak});
+  }
   if (m.below_resolution) {
     a.flags.push_back(
         {"below_resolution", m.timer_resolution_seconds, "cold samples shorter than 100 timer resolutions"});
@@ -130,8 +133,14 @@ RunAnalysis analyze_run(const RunRecord& record, const AnalysisOptions& options)
   a.outliers = analyze_outliers(samples);
   if (a.summary) {
     const Peak* peak = record.region == "cpu" ? options.cpu_peak : options.gpu_peak;
-    a.throughput =
-        compute_throughput(record.flops_per_run, record.bytes_per_run, a.summary->median, peak, record.precision);
+    // The working set picks the bandwidth roof: the memory the benchmark allocated, else what it moves.
+    const auto& allocated = record.region == "cpu" ? record.memory.host_peak_bytes : record.memory.device_bytes;
+    const std::optional<double> working_set =
+        allocated && *allocated > 0 ? std::optional<double>(static_cast<double>(*allocated))
+        : record.bytes_per_run > 0.0 ? std::optional<double>(record.bytes_per_run)
+                                     : std::nullopt;
+    a.throughput = compute_throughput(record.flops_per_run, record.bytes_per_run, a.summary->median, peak,
+                                      record.precision, working_set);
   }
   a.hierarchical = options.process_groups != nullptr && options.process_groups->size() > 1
                        ? hierarchical_median(*options.process_groups, options.process_resolution_seconds,
