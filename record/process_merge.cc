@@ -6,6 +6,7 @@
 #include <tuple>
 
 #include "record/json_number.h"
+#include "record/observations_json.h"
 
 namespace gbx {
 

@@ -22,6 +22,7 @@
 #include "record/json_record.h"
 #include "record/utf8.h"
 #include "reporters/pareto.h"
+#include "environment/benchmark_observer.h"
 #include "environment/peaks.h"
 #include "reporters/process_child.h"
 #include "reporters/process_driver.h"
@@ -192,6 +193,7 @@ int run_main(int argc, char** argv) {
   benchmark::Initialize(&gb_argc, gb_argv.data());
   if (benchmark::ReportUnrecognizedArguments(gb_argc, gb_argv.data())) return 2;
   set_active_protocol(line.protocol);
+  set_benchmark_observer(std::make_shared<EnvironmentObserver>());
   if (line.processes.child_fd >= 0) return run_child(line.processes.child_fd);
   if (line.processes.describe_fd >= 0) return run_describe(line.processes.describe_fd, command);
   if (line.processes.isolated && !output.list_tests) {

@@ -63,6 +63,33 @@ void add_stop_flag(const RunRecord& record, RunAnalysis& a) {
   }
 }
 
+std::string reasons_text(const std::vector<std::string>& names) {
+  std::string text;
+  for (const auto& name : names) text += (text.empty() ? "" : ", ") + name;
+  return text;
+}
+
+// Flags from the clocks sampled during the benchmark (environment/clock_sampler.h).
+void add_clock_flags(const ClockObservation& c, RunAnalysis& a) {
+  const auto share = [&c](std::int64_t readings) {
+    return c.readings > 0 ? static_cast<double>(readings) / static_cast<double>(c.readings) : 0.0;
+  };
+  if (c.thermal_readings > 0) {
+    a.flags.push_back({"throttled_thermal", share(c.thermal_readings),
+                       "THROTTLED (thermal) in " + format_percent(share(c.thermal_readings)) + " of clock readings"});
+  }
+  if (c.power_readings > 0) {
+    a.flags.push_back({"throttled_power", share(c.power_readings),
+                       "THROTTLED (power) in " + format_percent(share(c.power_readings)) + " of clock readings (" +
+                           reasons_text(c.throttle_reasons) + ")"});
+  }
+  if (c.clock_changed && c.sm_mhz_min && c.sm_mhz_max) {
+    char text[96];
+    std::snprintf(text, sizeof text, "SM clock changed: %.0f-%.0f MHz", *c.sm_mhz_min, *c.sm_mhz_max);
+    a.flags.push_back({"clock_changed", (*c.sm_mhz_max - *c.sm_mhz_min) / *c.sm_mhz_max, text});
+  }
+}
+
 void add_flags(const RunRecord& record, RunAnalysis& a) {
   const auto& o = a.outliers;
   if (o.tukey && o.tukey->count() > 0) {
@@ -99,6 +126,12 @@ void add_flags(const RunRecord& record, RunAnalysis& a) {
   if (!record.stopping.reached) add_stop_flag(record, a);
   if (!a.throughput.above_peak.empty()) {
     a.flags.push_back({"above_peak", a.throughput.fraction_of_peak, "ABOVE PEAK: " + a.throughput.above_peak});
+  }
+  if (const auto& clocks = record.observed.clocks) add_clock_flags(*clocks, a);
+  if (m.warmup.mode == "auto" && !m.warmup.steady) {
+    a.flags.push_back({"no_steady_state", static_cast<double>(m.warmup.samples),
+                       "NO STEADY STATE: warm-up stopped at " + m.warmup.stopped + " after " +
+                           std::to_string(m.warmup.runs) + " runs, the timings or the SM clock still changing"});
   }
   if (m.below_resolution) {
     a.flags.push_back(
