@@ -112,9 +112,8 @@ void read_identity(CpuFacts& facts) {
 std::optional<FmaUnits> fma_units_for(const std::string& vendor, int family, int model) {
   if (vendor == "GenuineIntel" && family == 6) {
     // Core client parts from Haswell on, Alder and Raptor Lake's P-cores included: two 256-bit FMA pipes.
-    static const std::set<int> two_256 = {0x3C, 0x3F, 0x45, 0x46, 0x3D, 0x47, 0x4F, 0x56, 0x4E, 0x5E, 0x8E,
-                                          0x9E, 0xA5, 0xA6, 0x97, 0x9A, 0xB7, 0xBA, 0xBF, 0x7D, 0x7E, 0x8C,
-                                          0x8D, 0xA7};
+    static const std::set<int> two_256 = {0x3C, 0x3F, 0x45, 0x46, 0x3D, 0x47, 0x4F, 0x56, 0x4E, 0x5E, 0x8E, 0x9E,
+                                          0xA5, 0xA6, 0x97, 0x9A, 0xB7, 0xBA, 0xBF, 0x7D, 0x7E, 0x8C, 0x8D, 0xA7};
     if (two_256.count(model)) return FmaUnits{2, 256, "Intel Core (Haswell or later client)", ""};
     if (model == 0x55) {
       return FmaUnits{2, 512, "Intel Xeon Skylake-SP/Cascade Lake",
@@ -205,15 +204,15 @@ nlohmann::json cpu_facts_json(const CpuFacts& f) {
   j["max_hz"] = f.max_hz ? nlohmann::json(*f.max_hz) : nullptr;
   if (f.max_hz) j["max_hz_source"] = f.max_hz_source;
   if (f.fma) {
-    j["fma"] = {{"units", f.fma->units},
-                {"width_bits", f.fma->width_bits},
-                {"microarchitecture", f.fma->microarchitecture}};
+    j["fma"] = {
+        {"units", f.fma->units}, {"width_bits", f.fma->width_bits}, {"microarchitecture", f.fma->microarchitecture}};
     if (!f.fma->note.empty()) j["fma"]["note"] = f.fma->note;
   } else {
     j["fma"] = nullptr;
   }
   nlohmann::json caches = nlohmann::json::array();
-  for (const auto& c : f.caches) caches.push_back({{"level", c.level}, {"bytes", c.bytes}, {"cpus_sharing", c.cpus_sharing}});
+  for (const auto& c : f.caches)
+    caches.push_back({{"level", c.level}, {"bytes", c.bytes}, {"cpus_sharing", c.cpus_sharing}});
   j["caches"] = caches;
   j["unknown"] = f.unknown;
   return j;

@@ -33,7 +33,7 @@ struct CpuFacts {
   int model = 0;
   std::string isa;  // the widest FMA-capable vector ISA: "avx512", "avx2", or "none"
   std::optional<FmaUnits> fma;
-  int logical_cpus_allowed = 0;              // sched_getaffinity
+  int logical_cpus_allowed = 0;               // sched_getaffinity
   std::optional<int> physical_cores_allowed;  // distinct (package, core) among them, from sysfs topology
   std::optional<double> max_hz;
   std::string max_hz_source;

@@ -340,9 +340,9 @@ nlohmann::json peak_json(const Peak& peak) {
     j["roofs"] = roofs;
   }
   if (!peak.calibrated_flops_per_second.empty() || peak.calibrated_bytes_per_second) {
+    const auto& bytes = peak.calibrated_bytes_per_second;
     j["calibrated"] = {{"flops_per_second", peak.calibrated_flops_per_second},
-                       {"bytes_per_second", peak.calibrated_bytes_per_second ? nlohmann::json(*peak.calibrated_bytes_per_second)
-                                                                             : nlohmann::json()}};
+                       {"bytes_per_second", bytes ? nlohmann::json(*bytes) : nlohmann::json()}};
   }
   if (!peak.facts.is_null()) j["facts"] = peak.facts;
   j["method"] = peak.method;

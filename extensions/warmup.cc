@@ -90,7 +90,8 @@ WarmupOutcome warm_up_until_steady(const Protocol& protocol, Timer& timer, const
     const std::vector<double> recent(per_run.end() - static_cast<std::ptrdiff_t>(recent_count), per_run.end());
     bool clock_steady = true;
     if (clocks.size() >= rule.window) {
-      const auto [low, high] = std::minmax_element(clocks.end() - static_cast<std::ptrdiff_t>(rule.window), clocks.end());
+      const auto [low, high] =
+          std::minmax_element(clocks.end() - static_cast<std::ptrdiff_t>(rule.window), clocks.end());
       clock_steady = *high <= 0.0 || (*high - *low) / *high <= rule.clock_tolerance;
     }
     if (clock_steady && !change_point_in_window(recent, rule)) {

@@ -20,11 +20,9 @@ constexpr double kBase = 1e-3;  // the steady run time
 // A timer whose i-th run takes kBase * curve(i) * lognormal(0, 0.5%) noise.
 gbx_test::SimulatedTimer curve_timer(std::function<double(std::int64_t)> curve, std::uint64_t seed) {
   auto run = std::make_shared<std::int64_t>(0);
-  return gbx_test::SimulatedTimer(
-      [curve, run, noise = std::lognormal_distribution<double>(0.0, 0.005)](std::mt19937_64& rng) mutable {
-        return kBase * curve((*run)++) * noise(rng);
-      },
-      seed);
+  return gbx_test::SimulatedTimer([curve, run, noise = std::lognormal_distribution<double>(0.0, 0.005)](
+                                      std::mt19937_64& rng) mutable { return kBase * curve((*run)++) * noise(rng); },
+                                  seed);
 }
 
 Protocol auto_protocol() {

@@ -244,7 +244,9 @@ Comparison compare_loaded(const LoadedRecord& base, const LoadedRecord& candidat
     const std::string base_clocks = clock_flags(base.json, b->name);
     const std::string candidate_clocks = clock_flags(candidate.json, c->name);
     if (!base_clocks.empty()) row.throttled = "base: " + base_clocks;
-    if (!candidate_clocks.empty()) row.throttled += (row.throttled.empty() ? "" : "; ") + "candidate: " + candidate_clocks;
+    if (!candidate_clocks.empty()) {
+      row.throttled += std::string(row.throttled.empty() ? "" : "; ") + "candidate: " + candidate_clocks;
+    }
     rows.push_back(std::move(row));
   }
   std::vector<double> p_values;

@@ -17,13 +17,22 @@ nlohmann::json record_json(double scale, const nlohmann::json& flags) {
     for (int j = 0; j < 30; ++j) samples.push_back(scale * 1e-3 * (1.0 + 0.001 * ((p * 7 + j * 3) % 11)));
     process_samples.push_back({{"process", p}, {"pid", 100 + p}, {"position", 0}, {"count", 30}});
   }
-  nlohmann::json gbx = {{"problem", "p/n=1"}, {"variant", "v"}, {"region", "device"}, {"precision", "fp32"},
-                        {"measurement", {{"timer", "cuda_event"}, {"cache", "hot"}, {"timer_resolution_seconds", 1e-9},
-                                         {"batch", 1}}},
-                        {"samples", samples}, {"process_samples", process_samples}, {"flags", flags}};
+  nlohmann::json gbx = {
+      {"problem", "p/n=1"},
+      {"variant", "v"},
+      {"region", "device"},
+      {"precision", "fp32"},
+      {"measurement", {{"timer", "cuda_event"}, {"cache", "hot"}, {"timer_resolution_seconds", 1e-9}, {"batch", 1}}},
+      {"samples", samples},
+      {"process_samples", process_samples},
+      {"flags", flags}};
   return {{"context", {{"caches", nlohmann::json::array()}}},
           {"benchmarks",
-           {{{"name", "b"}, {"run_type", "iteration"}, {"real_time", 1.0}, {"cpu_time", 1.0}, {"time_unit", "ms"},
+           {{{"name", "b"},
+             {"run_type", "iteration"},
+             {"real_time", 1.0},
+             {"cpu_time", 1.0},
+             {"time_unit", "ms"},
              {"gbx", gbx}}}},
           {"gbx", {{"schema_version", 1}, {"protocol", {{"cache", "hot"}, {"warmup_runs", 10}}}}}};
 }

@@ -120,9 +120,10 @@ TEST(CpuFacts, ReadsClockTopologyAndCachesFromSysfs) {
     sysfs.write(dir + "cpufreq/cpuinfo_max_freq", cpu == 0 ? "3500000" : "3000000");
     sysfs.write(dir + "topology/physical_package_id", "0");
     sysfs.write(dir + "topology/core_id", std::to_string(allowed / 2));  // SMT pairs
-    for (const auto& [index, level, type, size] :
-         {std::tuple{0, "1", "Data", "48K"}, {1, "1", "Instruction", "32K"}, {2, "2", "Unified", "2048K"},
-          {3, "3", "Unified", "105M"}}) {
+    for (const auto& [index, level, type, size] : {std::tuple{0, "1", "Data", "48K"},
+                                                   {1, "1", "Instruction", "32K"},
+                                                   {2, "2", "Unified", "2048K"},
+                                                   {3, "3", "Unified", "105M"}}) {
       const std::string cache = dir + "cache/index" + std::to_string(index) + "/";
       sysfs.write(cache + "level", level);
       sysfs.write(cache + "type", type);
