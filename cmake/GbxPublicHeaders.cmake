@@ -4,11 +4,13 @@ set(GBX_PUBLIC_HEADERS
   extensions/accuracy.h
   extensions/fixture.h
   extensions/measurement.h
+  extensions/observations.h
   extensions/protocol.h
   extensions/reference_cache.h
   extensions/run_record.h
   extensions/span.h
-  extensions/timer.h)
+  extensions/timer.h
+  extensions/warmup.h)
 if(GBX_HAVE_CUDA)
   list(APPEND GBX_PUBLIC_HEADERS extensions/cuda_check.h extensions/cuda_fixture.h extensions/device_array.h)
 endif()

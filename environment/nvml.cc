@@ -24,6 +24,8 @@ using UintFn = int (*)(Device, unsigned*);
 using TemperatureFn = int (*)(Device, int, unsigned*);
 using MaskFn = int (*)(Device, unsigned long long*);
 using DriverVersionFn = int (*)(char*, unsigned);
+using EnergyFn = int (*)(Device, unsigned long long*);
+using UuidLookupFn = int (*)(const char*, Device*);
 
 constexpr int kSuccess = 0;
 constexpr int kClockGraphics = 0;
@@ -134,6 +136,87 @@ nlohmann::json throttle_reason_names(unsigned long long mask) {
     out.push_back(bit < sizeof names / sizeof names[0] ? std::string(names[bit]) : "bit_" + std::to_string(bit));
   }
   return out;
+}
+
+struct NvmlSession::Functions {
+  Nvml nvml;
+  ShutdownFn shutdown = nullptr;
+  UuidLookupFn by_uuid = nullptr;
+  EnergyFn energy = nullptr;
+  ClockFn clock = nullptr;
+  MaskFn reasons = nullptr;
+};
+
+NvmlSession::NvmlSession() : functions_(std::make_unique<Functions>()) {
+  Nvml& nvml = functions_->nvml;
+  nvml.library = ::dlopen("libnvidia-ml.so.1", RTLD_NOW | RTLD_LOCAL);
+  if (!nvml.library) {
+    const char* why = ::dlerror();
+    unavailable_ = std::string("cannot load libnvidia-ml.so.1: ") + (why ? why : "unknown dlopen error");
+    return;
+  }
+  nvml.error_string = nvml.symbol<ErrorStringFn>("nvmlErrorString");
+  const auto init = nvml.symbol<InitFn>("nvmlInit_v2");
+  functions_->shutdown = nvml.symbol<ShutdownFn>("nvmlShutdown");
+  functions_->by_uuid = nvml.symbol<UuidLookupFn>("nvmlDeviceGetHandleByUUID");
+  functions_->energy = nvml.symbol<EnergyFn>("nvmlDeviceGetTotalEnergyConsumption");
+  functions_->clock = nvml.symbol<ClockFn>("nvmlDeviceGetClockInfo");
+  functions_->reasons = nvml.symbol<MaskFn>("nvmlDeviceGetCurrentClocksEventReasons");
+  if (!functions_->reasons) functions_->reasons = nvml.symbol<MaskFn>("nvmlDeviceGetCurrentClocksThrottleReasons");
+  if (!init || !functions_->shutdown || !functions_->by_uuid) {
+    unavailable_ = "libnvidia-ml.so.1 lacks nvmlInit_v2 or nvmlDeviceGetHandleByUUID";
+  } else if (const int rc = init(); rc != kSuccess) {
+    unavailable_ = "nvmlInit failed: " + nvml.error(rc);
+    functions_->shutdown = nullptr;
+  }
+}
+
+NvmlSession::~NvmlSession() {
+  if (unavailable_.empty() && functions_->shutdown) functions_->shutdown();
+}
+
+NvmlDevice* NvmlSession::device(const std::string& uuid, std::string& why) const {
+  if (!unavailable_.empty()) {
+    why = unavailable_;
+    return nullptr;
+  }
+  Device device = nullptr;
+  if (const int rc = functions_->by_uuid(uuid.c_str(), &device); rc != kSuccess) {
+    why = "NVML has no device " + uuid + ": " + functions_->nvml.error(rc);
+    return nullptr;
+  }
+  return device;
+}
+
+std::optional<unsigned long long> NvmlSession::total_energy_mj(NvmlDevice* device, std::string& why) const {
+  if (!functions_->energy) {
+    why = "this NVML lacks nvmlDeviceGetTotalEnergyConsumption";
+    return std::nullopt;
+  }
+  unsigned long long millijoules = 0;
+  if (const int rc = functions_->energy(device, &millijoules); rc != kSuccess) {
+    why = "nvmlDeviceGetTotalEnergyConsumption: " + functions_->nvml.error(rc) + " (Volta or later is needed)";
+    return std::nullopt;
+  }
+  return millijoules;
+}
+
+std::optional<unsigned> NvmlSession::sm_clock_mhz(NvmlDevice* device) const {
+  unsigned mhz = 0;
+  if (!functions_->clock || functions_->clock(device, kClockSm, &mhz) != kSuccess) return std::nullopt;
+  return mhz;
+}
+
+std::optional<unsigned> NvmlSession::memory_clock_mhz(NvmlDevice* device) const {
+  unsigned mhz = 0;
+  if (!functions_->clock || functions_->clock(device, kClockMemory, &mhz) != kSuccess) return std::nullopt;
+  return mhz;
+}
+
+std::optional<unsigned long long> NvmlSession::clock_event_reasons(NvmlDevice* device) const {
+  unsigned long long mask = 0;
+  if (!functions_->reasons || functions_->reasons(device, &mask) != kSuccess) return std::nullopt;
+  return mask;
 }
 
 nlohmann::json read_nvml() {

@@ -2,9 +2,44 @@
 
 #include <nlohmann/json.hpp>
 
+#include <memory>
+
+#include <optional>
 #include <string>
 
 namespace gbx {
+
+struct NvmlDevice;  // NVML's opaque device handle
+
+// NVML kept loaded and initialised for the readings taken during benchmarks (energy, clocks,
+// clock-event reasons). Loaded with dlopen like read_nvml(); NVML's calls are thread-safe.
+class NvmlSession {
+ public:
+  NvmlSession();
+  ~NvmlSession();
+  NvmlSession(const NvmlSession&) = delete;
+  NvmlSession& operator=(const NvmlSession&) = delete;
+
+  // Why NVML cannot be used; empty when it can.
+  const std::string& unavailable() const { return unavailable_; }
+  // The device with this "GPU-..." UUID; null, with the reason in why, when there is none.
+  NvmlDevice* device(const std::string& uuid, std::string& why) const;
+  // nvmlDeviceGetTotalEnergyConsumption: millijoules since the driver loaded (Volta and later).
+  std::optional<unsigned long long> total_energy_mj(NvmlDevice* device, std::string& why) const;
+  std::optional<unsigned> sm_clock_mhz(NvmlDevice* device) const;
+  std::optional<unsigned> memory_clock_mhz(NvmlDevice* device) const;
+  std::optional<unsigned long long> clock_event_reasons(NvmlDevice* device) const;
+
+ private:
+  struct Functions;
+  std::unique_ptr<Functions> functions_;
+  std::string unavailable_;
+};
+
+// Clock-event reason bits (nvml.h): a thermal slowdown, and a power cap, power brake or hardware
+// slowdown (which NVML raises for temperature or power alike: counted with power).
+constexpr unsigned long long kThermalReasons = 0x20 | 0x40;
+constexpr unsigned long long kPowerReasons = 0x4 | 0x8 | 0x80;
 
 // Per-GPU state that NVML reports and the CUDA runtime does not: clocks (current and max), power
 // limit, persistence mode, temperature and clock-throttle reasons. NVML is loaded with

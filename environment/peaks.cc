@@ -250,7 +250,8 @@ std::optional<PeakClock> sustained_tensor_clock(const std::string& name, int maj
   for (const auto& sku : skus) {
     if (name.find(sku.name_part) == std::string::npos) continue;
     return PeakClock{sku.mhz * 1e6, std::string("NVIDIA's sustained tensor clock for the datasheet's figure (") +
-                                        sku.datasheet + "), below the highest SM clock"};
+                                        sku.datasheet + "), below the highest SM clock",
+                     "sustained"};
   }
   return std::nullopt;
 }
@@ -259,8 +260,11 @@ Peak gpu_peak(const GpuFacts& facts) {
   Peak peak;
   if (facts.memory_clock_hz > 0.0 && facts.bus_bits > 0) {
     peak.bytes_per_second = 2.0 * facts.memory_clock_hz * facts.bus_bits / 8.0;
+    peak.roofs.push_back({"DRAM", std::nullopt, *peak.bytes_per_second,
+                          "2 x memory clock x bus width (cudaDevAttrMemoryClockRate, GlobalMemoryBusWidth)", false});
   }
-  const PeakClock highest{facts.max_clock_hz, "the highest SM clock (cudaDevAttrClockRate)"};
+  peak.flops_basis = "facts";
+  const PeakClock highest{facts.max_clock_hz, "the highest SM clock (cudaDevAttrClockRate)", "boost"};
   const std::optional<PeakClock> sustained = sustained_tensor_clock(facts.name, facts.major, facts.minor);
   for (const char* precision : {"fp64", "fp64_tensor", "fp32", "tf32", "fp16", "bf16"}) {
     const auto per_clock = flops_per_sm_per_clock(facts.major, facts.minor, precision);
@@ -318,9 +322,29 @@ nlohmann::json peak_json(const Peak& peak) {
   j["flops_per_second"] = peak.flops_per_second;
   if (!peak.clocks.empty()) {
     nlohmann::json clocks = nlohmann::json::object();
-    for (const auto& [precision, clock] : peak.clocks) clocks[precision] = {{"hz", clock.hz}, {"source", clock.source}};
+    for (const auto& [precision, clock] : peak.clocks) {
+      clocks[precision] = {{"hz", clock.hz}, {"source", clock.source}, {"kind", clock.kind}};
+    }
     j["clocks"] = clocks;
   }
+  if (!peak.flops_basis.empty()) j["flops_basis"] = peak.flops_basis;
+  if (!peak.roofs.empty()) {
+    nlohmann::json roofs = nlohmann::json::array();
+    for (const auto& roof : peak.roofs) {
+      roofs.push_back({{"level", roof.level},
+                       {"capacity_bytes", roof.capacity_bytes ? nlohmann::json(*roof.capacity_bytes) : nullptr},
+                       {"bytes_per_second", roof.bytes_per_second},
+                       {"source", roof.source},
+                       {"calibrated", roof.calibrated}});
+    }
+    j["roofs"] = roofs;
+  }
+  if (!peak.calibrated_flops_per_second.empty() || peak.calibrated_bytes_per_second) {
+    const auto& bytes = peak.calibrated_bytes_per_second;
+    j["calibrated"] = {{"flops_per_second", peak.calibrated_flops_per_second},
+                       {"bytes_per_second", bytes ? nlohmann::json(*bytes) : nlohmann::json()}};
+  }
+  if (!peak.facts.is_null()) j["facts"] = peak.facts;
   j["method"] = peak.method;
   if (!peak.unavailable.empty()) j["unavailable"] = peak.unavailable;
   return j;

@@ -2,16 +2,31 @@
 
 #include <nlohmann/json.hpp>
 
+#include <cstdint>
 #include <map>
 #include <optional>
 #include <string>
+#include <vector>
+
+#include "environment/cpu_facts.h"
 
 namespace gbx {
 
-// The clock a FLOP/s peak was computed at, and where that clock comes from.
+// The clock a FLOP/s peak was computed at, which clock it is, and where that comes from.
 struct PeakClock {
   double hz = 0.0;
   std::string source;
+  std::string kind;  // "boost" (the highest clock), "base", or "sustained" (a datasheet's, or read during the run)
+};
+
+// The bandwidth of one level of the memory hierarchy. A benchmark whose working set fits in
+// capacity_bytes is measured against this roof; the last roof (DRAM) has no capacity.
+struct BandwidthRoof {
+  std::string level;  // "L1", "L2", "L3", "DRAM"
+  std::optional<std::int64_t> capacity_bytes;
+  double bytes_per_second = 0.0;
+  std::string source;
+  bool calibrated = false;  // measured at start-up rather than computed from facts
 };
 
 // The most a machine can do, against which a benchmark's throughput is a fraction.
@@ -21,7 +36,25 @@ struct Peak {
   std::map<std::string, PeakClock> clocks;         // GPU: by precision, the clock its FLOP/s assume
   std::string method;                              // how the figures were obtained
   std::string unavailable;                         // why there are none, when there are none
+  // "facts" (computed from the hardware's specification) or "calibrated" (measured at start-up,
+  // which a loaded machine reads low); empty for older records.
+  std::string flops_basis;
+  std::vector<BandwidthRoof> roofs;  // by level, smallest capacity first; empty: bytes_per_second only
+  std::map<std::string, double> calibrated_flops_per_second;  // beside the facts, for comparison
+  std::optional<double> calibrated_bytes_per_second;
+  nlohmann::json facts;  // what the figures were computed from, unknowns named; null when none
 };
+
+// The roof a benchmark's working set runs under: the smallest level it fits in, DRAM otherwise or
+// when the working set is unknown; null when the peak has no roofs.
+const BandwidthRoof* roof_for(const Peak& peak, std::optional<double> working_set_bytes);
+
+// The CPU's theoretical peak from facts: cores allowed x max clock x FMA pipes x lanes x 2 for
+// FLOP/s; per-level bandwidth roofs from the vector width and the cache sizes; DRAM and any figure
+// whose facts are unknown from the calibration, marked calibrated. The calibration stands beside.
+Peak cpu_peak_from_facts(const CpuFacts& facts, const Peak& calibrated);
+// The same for this machine: read_cpu_facts() and calibrate_cpu_peak().
+Peak machine_cpu_peak();
 
 // CPU: a short calibration on all cores of a copy larger than the last-level cache, and of
 // independent multiply-add chains in fp32 and fp64, as this build compiles them.

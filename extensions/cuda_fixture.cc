@@ -27,6 +27,17 @@ void CudaFixture::acquire() {
   least_free_ = free_at_start_;
 }
 
+std::optional<std::array<unsigned char, 16>> CudaFixture::device_uuid() const {
+  int device = 0;
+  cudaDeviceProp properties{};
+  if (cudaGetDevice(&device) != cudaSuccess || cudaGetDeviceProperties(&properties, device) != cudaSuccess) {
+    return std::nullopt;
+  }
+  std::array<unsigned char, 16> bytes{};
+  std::copy_n(reinterpret_cast<const unsigned char*>(properties.uuid.bytes), bytes.size(), bytes.begin());
+  return bytes;
+}
+
 void CudaFixture::release() noexcept {
   if (stream_ != nullptr) {
     GBX_CUDA_CHECK_NOTHROW(cudaStreamSynchronize(stream_));

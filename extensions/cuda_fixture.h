@@ -68,6 +68,7 @@ class CudaFixture : public FixtureBase {
   void synchronize() override;
   void observe_memory() override;
   MemoryUsage memory_usage() const override;
+  std::optional<std::array<unsigned char, 16>> device_uuid() const override;
 
  private:
   cudaStream_t stream_ = nullptr;

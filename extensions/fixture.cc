@@ -8,6 +8,7 @@
 #include "extensions/cpu_cache_flush.h"
 #include "extensions/cpu_timer.h"
 #include "extensions/interrupt.h"
+#include "extensions/observer.h"
 #include "extensions/protocol.h"
 #include "extensions/sample_channel.h"
 #include "stats/statistics.h"
@@ -28,6 +29,35 @@ std::string args_text(const std::vector<std::int64_t>& args) {
   for (auto a : args) text += (text.empty() ? "" : ",") + std::to_string(a);
   return text;
 }
+
+// Reports one benchmark to the observer, if any; stops it however the measurement ends.
+class ObservationScope {
+ public:
+  ObservationScope(BenchmarkObserver* observer, const std::optional<std::array<unsigned char, 16>>& uuid,
+                   MeasurementHooks& hooks)
+      : observer_(observer) {
+    if (!observer_) return;
+    observer_->benchmark_started(uuid);
+    hooks.sample_started = [observer] { observer->sample_started(); };
+    hooks.sample_finished = [observer](std::int64_t runs) { observer->sample_finished(runs); };
+    hooks.sm_clock_mhz = [observer] { return observer->sm_clock_mhz(); };
+  }
+  ~ObservationScope() {
+    if (observer_) observer_->benchmark_finished();
+  }
+  ObservationScope(const ObservationScope&) = delete;
+  ObservationScope& operator=(const ObservationScope&) = delete;
+
+  Observations finish() {
+    if (!observer_) return {};
+    BenchmarkObserver* observer = observer_;
+    observer_ = nullptr;
+    return observer->benchmark_finished();
+  }
+
+ private:
+  BenchmarkObserver* observer_;
+};
 
 }  // namespace
 
@@ -136,7 +166,9 @@ void FixtureBase::measure_benchmark(benchmark::State& state, int argument_count)
       };
     }
     observe_memory();
+    ObservationScope observation(benchmark_observer(), device_uuid(), hooks);
     record_.measurement = measure(protocol, *timer, hooks);
+    record_.observed = observation.finish();
     observe_memory();
     if (accuracy_tolerance_ >= 0.0) {
       poison_outputs();

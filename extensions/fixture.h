@@ -2,6 +2,9 @@
 
 #include <benchmark/benchmark.h>
 
+#include <array>
+#include <optional>
+
 #include <cstdint>
 #include <memory>
 #include <stdexcept>
@@ -99,6 +102,8 @@ class FixtureBase {
   virtual void flush_caches() = 0;
   virtual void run_once() = 0;
   virtual double now_seconds();
+  // CUDA's UUID bytes of the device the benchmark runs on, for the observer's NVML readings.
+  virtual std::optional<std::array<unsigned char, 16>> device_uuid() const { return std::nullopt; }
   // Waits for the kernel's last run to finish (the device's stream); CPU runs are synchronous.
   virtual void synchronize() {}
   // Reads the device's memory in use, at the stages the base calls it (after setup, sampling, check).

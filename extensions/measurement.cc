@@ -48,9 +48,15 @@ Measurement measure(const Protocol& protocol, Timer& timer, const MeasurementHoo
     if (hooks.interrupted && hooks.interrupted()) throw Interrupted();
   };
 
-  for (; m.warmup_runs < protocol.warmup_runs && !out_of_time(); ++m.warmup_runs) {
-    check_interrupt();
-    hooks.run();
+  if (protocol.warmup_auto) {
+    m.warmup = warm_up_until_steady(protocol, timer, hooks, out_of_time);
+    m.warmup_runs = m.warmup.runs;
+  } else {
+    for (; m.warmup_runs < protocol.warmup_runs && !out_of_time(); ++m.warmup_runs) {
+      check_interrupt();
+      hooks.run();
+    }
+    m.warmup.runs = m.warmup_runs;
   }
 
   // Cold samples are single runs: in a batch every run after the first would find the cache warm.
@@ -98,7 +104,9 @@ Measurement measure(const Protocol& protocol, Timer& timer, const MeasurementHoo
     // Reading the process CPU clock is a system call: bracket each sample only when a flush
     // must be left out, and otherwise the whole loop once.
     const double cpu_before = cold && hooks.cpu_seconds ? hooks.cpu_seconds() : 0.0;
+    if (hooks.sample_started) hooks.sample_started();
     const double elapsed = timed_batch(timer, hooks, m.batch);
+    if (hooks.sample_finished) hooks.sample_finished(m.batch);
     if (cold && hooks.cpu_seconds) cpu_in_samples += hooks.cpu_seconds() - cpu_before;
     m.samples.push_back(elapsed / static_cast<double>(m.batch));
   }

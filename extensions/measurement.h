@@ -2,10 +2,12 @@
 
 #include <cstdint>
 #include <functional>
+#include <optional>
 #include <vector>
 
 #include "extensions/protocol.h"
 #include "extensions/timer.h"
+#include "extensions/warmup.h"
 
 namespace gbx {
 
@@ -20,6 +22,11 @@ struct MeasurementHooks {
   // at min_samples. max_samples and max_time bound sampling either way.
   std::function<bool(const std::vector<double>& samples)> enough;
   std::int64_t check_interval = 10;
+  // Bracket each sample (flush excluded), for counters read around it (energy); may be empty.
+  std::function<void()> sample_started;
+  std::function<void(std::int64_t runs)> sample_finished;
+  // The device's SM clock in MHz now, for auto warm-up's steady-state test; empty or absent: none.
+  std::function<std::optional<double>()> sm_clock_mhz;
 };
 
 // The raw observations of one measurement: one repetition of one benchmark.
@@ -27,6 +34,7 @@ struct Measurement {
   std::vector<double> samples;  // seconds per run, in the order taken
   std::int64_t batch = 1;       // runs per sample
   std::int64_t warmup_runs = 0;
+  WarmupOutcome warmup;  // how warm-up ended (fixed count, or auto until steady)
   std::int64_t calibration_runs = 0;  // runs timed only to choose the batch, then discarded
   std::int64_t flushes = 0;
   double timer_resolution_seconds = 0.0;

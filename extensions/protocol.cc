@@ -93,7 +93,8 @@ CommandLine parse_command_line(const std::vector<std::string>& args) {
   const std::vector<std::string> names = {
       "gbx_warmup",   "gbx_min_samples",   "gbx_max_samples", "gbx_max_time",   "gbx_cache",
       "gbx_out_dir",  "gbx_target_rel_ci", "gbx_processes",   "gbx_order_seed", "gbx_benchmark_timeout",
-      "gbx_progress", "gbx_child",         "gbx_child_order", "gbx_describe",   "gbx_list_not_run"};
+      "gbx_progress", "gbx_child",         "gbx_child_order", "gbx_describe",   "gbx_list_not_run",
+      "gbx_warmup_max"};
   std::map<std::string, std::string> values;
   CommandLine line;
   for (const auto& arg : args) {
@@ -128,7 +129,18 @@ CommandLine parse_command_line(const std::vector<std::string>& args) {
   const std::string* out_dir = given("gbx_out_dir");
   const std::string* target_rel_ci = given("gbx_target_rel_ci");
   Protocol& p = line.protocol;
-  if (warmup) p.warmup_runs = parse_count("gbx_warmup", *warmup, 0);
+  if (warmup && *warmup == "auto") {
+    p.warmup_auto = true;
+  } else if (warmup) {
+    if (warmup->empty() || warmup->find_first_not_of("0123456789") != std::string::npos) {
+      refuse("gbx_warmup", *warmup, "a non-negative integer or auto");
+    }
+    p.warmup_runs = parse_count("gbx_warmup", *warmup, 0);
+  }
+  if (const std::string* most = given("gbx_warmup_max")) {
+    if (!p.warmup_auto) throw FlagError("--gbx_warmup_max needs --gbx_warmup=auto");
+    p.warmup_max_samples = parse_count("gbx_warmup_max", *most, 1);
+  }
   if (min_samples) p.min_samples = parse_count("gbx_min_samples", *min_samples, 1);
   if (max_samples) p.max_samples = parse_count("gbx_max_samples", *max_samples, 1);
   if (max_time) p.max_time_seconds = parse_positive("gbx_max_time", *max_time, "a positive number of seconds");
@@ -164,7 +176,11 @@ CommandLine parse_command_line(const std::vector<std::string>& args) {
 std::string flags_help() {
   const Protocol defaults;
   std::ostringstream out;
-  out << "  --gbx_warmup=N         runs before sampling, discarded (default " << defaults.warmup_runs << ")\n"
+  out << "  --gbx_warmup=N|auto    runs before sampling, discarded (default " << defaults.warmup_runs
+      << "); auto: until the timings\n"
+      << "                         (and a GPU's SM clock) are steady, flagged no_steady_state at the bound\n"
+      << "  --gbx_warmup_max=N     auto warm-up's bound, in timed warm-up samples (default "
+      << defaults.warmup_max_samples << ")\n"
       << "  --gbx_min_samples=N    samples taken per benchmark (default " << defaults.min_samples << ")\n"
       << "  --gbx_max_samples=N    most samples per benchmark (default " << defaults.max_samples << ")\n"
       << "  --gbx_max_time=S       wall-time bound per benchmark, seconds (default " << defaults.max_time_seconds

@@ -15,6 +15,9 @@ const char* to_string(CacheMode mode);
 // How every benchmark of a run is measured; the record declares it.
 struct Protocol {
   std::int64_t warmup_runs = 10;
+  // --gbx_warmup=auto: warm up until steady (extensions/warmup.h), at most this many warm-up samples.
+  bool warmup_auto = false;
+  std::int64_t warmup_max_samples = 500;
   std::int64_t min_samples = 30;
   std::int64_t max_samples = 10000;
   double max_time_seconds = 10.0;

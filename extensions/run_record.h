@@ -7,6 +7,7 @@
 
 #include "extensions/accuracy.h"
 #include "extensions/measurement.h"
+#include "extensions/observations.h"
 
 namespace gbx {
 
@@ -44,6 +45,7 @@ struct RunRecord {
   MemoryUsage memory;
   Measurement measurement;
   StoppingOutcome stopping;
+  Observations observed;  // energy and clocks, when a benchmark observer was installed
   bool skipped = false;      // could not run here (no device, say): not a failure
   std::string skip_code;     // why, for tools: e.g. "no_cuda_device" (extensions/cuda_unavailable.h)
   bool interrupted = false;  // stopped by SIGINT/SIGTERM before it finished; left out of the record

@@ -7,6 +7,7 @@
 #include <stdexcept>
 
 #include "record/json_number.h"
+#include "record/observations_json.h"
 
 namespace gbx {
 
@@ -20,7 +21,9 @@ nlohmann::json protocol_json(const Protocol& p) {
           {"cache", to_string(p.cache)},
           {"target_rel_ci", p.target_rel_ci > 0.0 ? finite_or_null(p.target_rel_ci) : nlohmann::json()},
           {"batch_resolution_factor", finite_or_null(p.batch_resolution_factor)},
-          {"processes", p.processes}};
+          {"processes", p.processes},
+          {"warmup", p.warmup_auto ? "auto" : "fixed"},
+          {"warmup_max_samples", p.warmup_auto ? nlohmann::json(p.warmup_max_samples) : nlohmann::json()}};
 }
 
 nlohmann::json accuracy_json(const RunRecord& r) {
@@ -74,6 +77,11 @@ nlohmann::json entry_json(const RunRecord& r, bool aggregate, const RunAnalysis*
                       {"time_bound_reached", m.time_bound_reached},
                       {"sample_bound_reached", m.sample_bound_reached},
                       {"below_resolution", m.below_resolution}};
+  if (m.warmup.mode == "auto") {
+    g["measurement"]["warmup"] = {{"mode", m.warmup.mode},     {"runs", m.warmup.runs},
+                                  {"samples", m.warmup.samples}, {"stopped", m.warmup.stopped},
+                                  {"steady", m.warmup.steady},   {"max_samples", m.warmup.max_samples}};
+  }
   const StoppingOutcome& stop = r.stopping;
   g["measurement"]["stopping"] = {
       {"rule", stop.rule},
@@ -89,6 +97,8 @@ nlohmann::json entry_json(const RunRecord& r, bool aggregate, const RunAnalysis*
   g["stats"] = stats_json(a);
   g["outliers"] = outliers_json(a);
   g["flags"] = flags_json(a);
+  if (const auto energy = energy_json(r.observed); !energy.is_null()) g["energy"] = energy;
+  if (const auto clocks = clocks_json(r.observed); !clocks.is_null()) g["clocks"] = clocks;
   return g;
 }
 

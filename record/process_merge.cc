@@ -6,6 +6,7 @@
 #include <tuple>
 
 #include "record/json_number.h"
+#include "record/observations_json.h"
 
 namespace gbx {
 
@@ -54,12 +55,21 @@ RunRecord merge_records(const std::vector<const RunRecord*>& parts) {
   Measurement& m = merged.measurement;
   m.samples.clear();
   m.warmup_runs = m.calibration_runs = m.flushes = 0;
+  m.warmup.runs = m.warmup.samples = 0;
   m.wall_seconds = 0.0;
   std::vector<double> cpu;
   std::vector<double> batches;
   std::optional<double> worst_rel_ci;
+  std::vector<const Observations*> observed;
   for (const RunRecord* part : parts) {
+    observed.push_back(&part->observed);
     const Measurement& p = part->measurement;
+    m.warmup.runs += p.warmup.runs;
+    m.warmup.samples += p.warmup.samples;
+    if (!p.warmup.steady && m.warmup.steady) {
+      m.warmup.steady = false;
+      m.warmup.stopped = p.warmup.stopped;
+    }
     m.samples.insert(m.samples.end(), p.samples.begin(), p.samples.end());
     m.warmup_runs += p.warmup_runs;
     m.calibration_runs += p.calibration_runs;
@@ -93,6 +103,7 @@ RunRecord merge_records(const std::vector<const RunRecord*>& parts) {
   m.cpu_seconds_per_run = middle(cpu);
   m.batch = static_cast<std::int64_t>(std::llround(middle(batches)));
   merged.stopping.achieved_rel_ci = worst_rel_ci;
+  merged.observed = merge_observations(observed);
   return merged;
 }
 
@@ -301,6 +312,15 @@ Peak peak_from_json(const Json& j) {
   }
   peak.method = j.value("method", std::string());
   peak.unavailable = j.value("unavailable", std::string());
+  peak.flops_basis = j.value("flops_basis", std::string());
+  if (const auto roofs = j.find("roofs"); roofs != j.end() && roofs->is_array()) {
+    for (const auto& r : *roofs) {
+      if (!r.is_object() || !r.contains("bytes_per_second") || !r["bytes_per_second"].is_number()) continue;
+      peak.roofs.push_back({r.value("level", std::string()), optional_from<std::int64_t>(r, "capacity_bytes"),
+                            r["bytes_per_second"].get<double>(), r.value("source", std::string()),
+                            r.value("calibrated", false)});
+    }
+  }
   return peak;
 }
 

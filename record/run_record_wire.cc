@@ -7,6 +7,7 @@
 #include <string>
 
 #include "record/json_number.h"
+#include "record/observations_json.h"
 
 namespace gbx {
 
@@ -81,12 +82,17 @@ Json run_record_json(const RunRecord& r) {
                       {"time_bound_reached", m.time_bound_reached},
                       {"sample_bound_reached", m.sample_bound_reached},
                       {"enough_reached", m.enough_reached},
-                      {"below_resolution", m.below_resolution}};
+                      {"below_resolution", m.below_resolution},
+                      {"warmup", {{"mode", m.warmup.mode}, {"runs", m.warmup.runs}, {"samples", m.warmup.samples},
+                                  {"stopped", m.warmup.stopped}, {"steady", m.warmup.steady},
+                                  {"max_samples", m.warmup.max_samples}}}};
   j["stopping"] = {
       {"rule", r.stopping.rule},
       {"target_rel_ci", finite_or_null(r.stopping.target_rel_ci)},
       {"reached", r.stopping.reached},
       {"achieved_rel_ci", r.stopping.achieved_rel_ci ? finite_or_null(*r.stopping.achieved_rel_ci) : Json()}};
+  j["energy"] = energy_json(r.observed);
+  j["clocks"] = clocks_json(r.observed);
   return j;
 }
 
@@ -138,6 +144,15 @@ RunRecord run_record_from_json(const Json& j) {
   out.sample_bound_reached = m.at("sample_bound_reached").get<bool>();
   out.enough_reached = m.at("enough_reached").get<bool>();
   out.below_resolution = m.at("below_resolution").get<bool>();
+  if (const auto w = m.find("warmup"); w != m.end() && w->is_object()) {
+    out.warmup.mode = w->value("mode", std::string("fixed"));
+    out.warmup.runs = w->value("runs", out.warmup_runs);
+    out.warmup.samples = w->value("samples", std::int64_t{0});
+    out.warmup.stopped = w->value("stopped", std::string("count"));
+    out.warmup.steady = w->value("steady", true);
+    out.warmup.max_samples = w->value("max_samples", std::int64_t{0});
+  }
+  r.observed = observations_from_json(j.value("energy", Json()), j.value("clocks", Json()));
   const Json& stop = j.at("stopping");
   r.stopping.rule = stop.at("rule").get<std::string>();
   r.stopping.target_rel_ci = number_or(stop, "target_rel_ci", 0.0);

@@ -128,7 +128,10 @@ void ConsoleTable::print_footer() {
   }
   char max_time[32];
   std::snprintf(max_time, sizeof max_time, "%g", protocol_.max_time_seconds);
-  out_ << "protocol: " << protocol_.warmup_runs << " warm-up runs discarded, " << protocol_.min_samples << " samples";
+  out_ << "protocol: "
+       << (protocol_.warmup_auto ? "warm-up until steady (auto)"
+                                 : std::to_string(protocol_.warmup_runs) + " warm-up runs discarded")
+       << ", " << protocol_.min_samples << " samples";
   if (protocol_.target_rel_ci > 0.0) {
     char target[32];
     std::snprintf(target, sizeof target, "%g%%", 100.0 * protocol_.target_rel_ci);

@@ -23,6 +23,7 @@
 #include "record/json_record.h"
 #include "record/utf8.h"
 #include "reporters/pareto.h"
+#include "environment/benchmark_observer.h"
 #include "environment/peaks.h"
 #include "reporters/process_child.h"
 #include "reporters/process_driver.h"
@@ -214,6 +215,7 @@ int run_main(int argc, char** argv) {
     ~ShutdownLast() { benchmark::Shutdown(); }
   } shutdown_last;
   set_active_protocol(line.protocol);
+  set_benchmark_observer(std::make_shared<EnvironmentObserver>());
   if (line.processes.child_fd >= 0) return run_child(line.processes.child_fd);
   if (line.processes.describe_fd >= 0) return run_describe(line.processes.describe_fd, command);
   if (line.processes.isolated && !output.list_tests) {
@@ -238,7 +240,7 @@ int run_main(int argc, char** argv) {
                                output.report_aggregates_only);
   // The peaks that throughput is a fraction of: measured (CPU) or read (GPU) once, before the run.
   const bool listing = output.list_tests;
-  const Peak cpu_peak = listing ? Peak{} : calibrate_cpu_peak();
+  const Peak cpu_peak = listing ? Peak{} : machine_cpu_peak();
   const Peak device_peak = listing ? Peak{} : gpu_peak();
   AnalysisOptions analysis_options;
   analysis_options.cpu_peak = &cpu_peak;

@@ -24,6 +24,15 @@ const std::vector<FlagMeaning>& flag_meanings() {
       {"too_few_samples", "fewer samples than --gbx_min_samples were taken"},
       {"below_resolution",
        "cold samples shorter than 100 timer resolutions: the timer's tick is a visible part of each"},
+      {"above_peak",
+       "faster than the peak it is a fraction of: the peak, the declared work or the working set is wrong "
+       "(docs/energy.md)"},
+      {"throttled_thermal", "the GPU slowed its clocks for temperature while the benchmark ran"},
+      {"throttled_power", "the GPU slowed its clocks for power (cap, brake or hardware slowdown) while it ran"},
+      {"clock_changed", "the GPU's SM clock moved by more than 2% while the benchmark ran"},
+      {"no_steady_state",
+       "--gbx_warmup=auto reached its bound before the timings (or the SM clock) settled: the samples may still "
+       "be warming up"},
   };
   return meanings;
 }

@@ -27,11 +27,13 @@ struct Position {
   double latency_upper = 0.0;
   double error = 0.0;
   double memory = 0.0;
+  double energy = 0.0;
 };
 
 struct Used {
   bool error = false;
   bool memory = false;
+  bool energy = false;
 };
 
 // Lower is better on every objective; on latency, "better" needs the intervals to separate.
@@ -45,6 +47,10 @@ bool dominates(const Position& a, const Position& b, Used used) {
   if (used.memory) {
     if (a.memory > b.memory) return false;
     better = better || a.memory < b.memory;
+  }
+  if (used.energy) {
+    if (a.energy > b.energy) return false;
+    better = better || a.energy < b.energy;
   }
   return better;
 }
@@ -110,6 +116,7 @@ ParetoGroup analyze_pareto(const std::string& problem, const std::vector<ParetoC
     v.error = finite(candidate.error);
     v.memory_bytes = finite(candidate.memory_bytes);
     v.memory_kind = candidate.memory_kind;
+    v.energy_joules = finite(candidate.energy_joules);
     group.variants.push_back(std::move(v));
     laws.emplace_back(candidate.latency_samples);
   }
@@ -118,15 +125,22 @@ ParetoGroup analyze_pareto(const std::string& problem, const std::vector<ParetoC
   // not others would make "non-dominated" mean different things for different variants.
   MissingObjective no_error{"error", {}};
   MissingObjective no_memory{"memory", {}};
+  MissingObjective no_energy{"energy", {}};
+  bool any_energy = false;
   for (const ParetoVariant& v : group.variants) {
     if (!v.error) no_error.variants.push_back(v.name);
     if (!v.memory_bytes) no_memory.variants.push_back(v.name);
+    if (!v.energy_joules) no_energy.variants.push_back(v.name);
+    any_energy = any_energy || v.energy_joules.has_value();
   }
-  const Used used{no_error.variants.empty(), no_memory.variants.empty()};
+  // Energy is measured only where a counter is readable: named missing only when some variant has it.
+  if (!any_energy) no_energy.variants.clear();
+  const Used used{no_error.variants.empty(), no_memory.variants.empty(), any_energy && no_energy.variants.empty()};
   group.objectives.push_back("latency");
   if (used.error) group.objectives.push_back("error");
   if (used.memory) group.objectives.push_back("memory");
-  for (MissingObjective* missing : {&no_latency, &no_error, &no_memory}) {
+  if (used.energy) group.objectives.push_back("energy");
+  for (MissingObjective* missing : {&no_latency, &no_error, &no_memory, &no_energy}) {
     if (!missing->variants.empty()) group.missing.push_back(std::move(*missing));
   }
 
@@ -134,7 +148,8 @@ ParetoGroup analyze_pareto(const std::string& problem, const std::vector<ParetoC
   std::vector<Position> positions(count);
   for (std::size_t i = 0; i < count; ++i) {
     const ParetoVariant& v = group.variants[i];
-    positions[i] = {v.latency_lower, v.latency_upper, v.error.value_or(0.0), v.memory_bytes.value_or(0.0)};
+    positions[i] = {v.latency_lower, v.latency_upper, v.error.value_or(0.0), v.memory_bytes.value_or(0.0),
+                    v.energy_joules.value_or(0.0)};
   }
   const std::vector<bool> on_frontier = frontier_of(positions, used);
   for (std::size_t i = 0; i < count; ++i) {
@@ -248,6 +263,9 @@ std::vector<ParetoGroup> pareto_from_record(const nlohmann::json& record, const 
     if (c.accuracy_failed) c.failure = failure_text(gbx);
     c.memory_kind = gbx.value("region", "") == "cpu" ? "host_peak_bytes" : "device_peak_bytes";
     c.memory_bytes = number_at(gbx.value("memory", nlohmann::json()), c.memory_kind.c_str());
+    const nlohmann::json energy = gbx.value("energy", nlohmann::json::object());
+    c.energy_joules = number_at(energy.value(gbx.value("region", "") == "cpu" ? "cpu" : "gpu", nlohmann::json()),
+                                "joules_per_run");
 
     if (first) {
       candidates.push_back(std::move(c));
@@ -258,6 +276,7 @@ std::vector<ParetoGroup> pareto_from_record(const nlohmann::json& record, const 
     pooled.latency_samples.insert(pooled.latency_samples.end(), c.latency_samples.begin(), c.latency_samples.end());
     pooled.error = worst(pooled.error, c.error);
     pooled.memory_bytes = worst(pooled.memory_bytes, c.memory_bytes);
+    pooled.energy_joules = worst(pooled.energy_joules, c.energy_joules);
     if (c.accuracy_failed && !pooled.accuracy_failed) {
       pooled.accuracy_failed = true;
       pooled.failure = c.failure;
@@ -295,6 +314,7 @@ nlohmann::json pareto_json(const std::vector<ParetoGroup>& groups) {
                                {"error", finite_or_null(v.error)},
                                {"memory_bytes", finite_or_null(v.memory_bytes)},
                                {"memory_kind", v.memory_kind},
+                               {"energy_joules", finite_or_null(v.energy_joules)},
                                {"on_frontier", v.on_frontier},
                                {"dominated_by", v.dominated_by ? nlohmann::json(*v.dominated_by) : nlohmann::json()},
                                {"frontier_probability", finite_or_null(v.frontier_probability)}});

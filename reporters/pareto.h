@@ -25,6 +25,7 @@ struct ParetoCandidate {
   std::optional<double> error;          // accuracy.rel_l2_error; absent when not checked
   std::optional<double> memory_bytes;   // device_peak_bytes (device, end_to_end) or host_peak_bytes (cpu)
   std::string memory_kind;              // "device_peak_bytes" or "host_peak_bytes"
+  std::optional<double> energy_joules;  // per run: energy.gpu (device, end_to_end) or energy.cpu (cpu)
   bool accuracy_failed = false;         // accuracy.passed == false: listed apart, never on the frontier
   std::string failure;                  // why, in words, when accuracy_failed
 };
@@ -47,6 +48,7 @@ struct ParetoVariant {
   std::optional<double> error;
   std::optional<double> memory_bytes;
   std::string memory_kind;
+  std::optional<double> energy_joules;
   bool on_frontier = false;
   // The `name` of a variant that dominates this one: one on the frontier when there is such a
   // dominator, then the one with the lowest median latency. Absent on the frontier.

@@ -105,7 +105,7 @@ int run_child(int fd) {
 
 int run_describe(int fd, const std::vector<std::string>& command) {
   const EnvironmentSnapshot start = capture_start();
-  const Peak cpu = calibrate_cpu_peak();
+  const Peak cpu = machine_cpu_peak();
   const Peak gpu = gpu_peak();
   nlohmann::json environment = capture_environment(start, command);
   environment["peaks"] = {{"cpu", peak_json(cpu)}, {"gpu", peak_json(gpu)}};

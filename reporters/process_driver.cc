@@ -167,7 +167,7 @@ int run_isolated(const std::vector<std::string>& command, const CommandLine& lin
   const std::int64_t processes = line.protocol.processes;
   const std::uint64_t seed = line.processes.order_seed ? *line.processes.order_seed : drawn_seed();
   // Measured once here; the children skip it (they only sample).
-  const Peak cpu_peak = calibrate_cpu_peak();
+  const Peak cpu_peak = machine_cpu_peak();
   const Peak device_peak = gpu_peak();
   const EnvironmentSnapshot environment_at_start = capture_start();
   const nlohmann::json context = google_benchmark_context();

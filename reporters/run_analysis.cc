@@ -63,6 +63,33 @@ void add_stop_flag(const RunRecord& record, RunAnalysis& a) {
   }
 }
 
+std::string reasons_text(const std::vector<std::string>& names) {
+  std::string text;
+  for (const auto& name : names) text += (text.empty() ? "" : ", ") + name;
+  return text;
+}
+
+// Flags from the clocks sampled during the benchmark (environment/clock_sampler.h).
+void add_clock_flags(const ClockObservation& c, RunAnalysis& a) {
+  const auto share = [&c](std::int64_t readings) {
+    return c.readings > 0 ? static_cast<double>(readings) / static_cast<double>(c.readings) : 0.0;
+  };
+  if (c.thermal_readings > 0) {
+    a.flags.push_back({"throttled_thermal", share(c.thermal_readings),
+                       "THROTTLED (thermal) in " + format_percent(share(c.thermal_readings)) + " of clock readings"});
+  }
+  if (c.power_readings > 0) {
+    a.flags.push_back({"throttled_power", share(c.power_readings),
+                       "THROTTLED (power) in " + format_percent(share(c.power_readings)) + " of clock readings (" +
+                           reasons_text(c.throttle_reasons) + ")"});
+  }
+  if (c.clock_changed && c.sm_mhz_min && c.sm_mhz_max) {
+    char text[96];
+    std::snprintf(text, sizeof text, "SM clock changed: %.0f-%.0f MHz", *c.sm_mhz_min, *c.sm_mhz_max);
+    a.flags.push_back({"clock_changed", (*c.sm_mhz_max - *c.sm_mhz_min) / *c.sm_mhz_max, text});
+  }
+}
+
 void add_flags(const RunRecord& record, RunAnalysis& a) {
   const auto& o = a.outliers;
   if (o.tukey && o.tukey->count() > 0) {
@@ -97,6 +124,15 @@ void add_flags(const RunRecord& record, RunAnalysis& a) {
   }
   const Measurement& m = record.measurement;
   if (!record.stopping.reached) add_stop_flag(record, a);
+  if (!a.throughput.above_peak.empty()) {
+    a.flags.push_back({"above_peak", a.throughput.fraction_of_peak, "ABOVE PEAK: " + a.throughput.above_peak});
+  }
+  if (const auto& clocks = record.observed.clocks) add_clock_flags(*clocks, a);
+  if (m.warmup.mode == "auto" && !m.warmup.steady) {
+    a.flags.push_back({"no_steady_state", static_cast<double>(m.warmup.samples),
+                       "NO STEADY STATE: warm-up stopped at " + m.warmup.stopped + " after " +
+                           std::to_string(m.warmup.runs) + " runs, the timings or the SM clock still changing"});
+  }
   if (m.below_resolution) {
     a.flags.push_back(
         {"below_resolution", m.timer_resolution_seconds, "cold samples shorter than 100 timer resolutions"});
@@ -130,8 +166,14 @@ RunAnalysis analyze_run(const RunRecord& record, const AnalysisOptions& options)
   a.outliers = analyze_outliers(samples);
   if (a.summary) {
     const Peak* peak = record.region == "cpu" ? options.cpu_peak : options.gpu_peak;
-    a.throughput =
-        compute_throughput(record.flops_per_run, record.bytes_per_run, a.summary->median, peak, record.precision);
+    // The working set picks the bandwidth roof: the memory the benchmark allocated, else what it moves.
+    const auto& allocated = record.region == "cpu" ? record.memory.host_peak_bytes : record.memory.device_bytes;
+    const std::optional<double> working_set =
+        allocated && *allocated > 0 ? std::optional<double>(static_cast<double>(*allocated))
+        : record.bytes_per_run > 0.0 ? std::optional<double>(record.bytes_per_run)
+                                     : std::nullopt;
+    a.throughput = compute_throughput(record.flops_per_run, record.bytes_per_run, a.summary->median, peak,
+                                      record.precision, working_set);
   }
   a.hierarchical = options.process_groups != nullptr && options.process_groups->size() > 1
                        ? hierarchical_median(*options.process_groups, options.process_resolution_seconds,

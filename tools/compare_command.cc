@@ -40,6 +40,7 @@ const GateField kGate[] = {
     {"compiler", "/gbx/environment/build/compiler", false},
     {"protocol: cache", "/gbx/protocol/cache", false},
     {"protocol: warm-up runs", "/gbx/protocol/warmup_runs", false},
+    {"protocol: warm-up mode", "/gbx/protocol/warmup", false},
     {"protocol: batch target (timer resolutions)", "/gbx/protocol/batch_resolution_factor", false},
 };
 
@@ -49,6 +50,24 @@ std::optional<std::string> fact(const nlohmann::json& record, const GateField& f
   const auto& value = record[pointer];
   std::string text = value.is_string() ? value.get<std::string>() : value.dump();
   if (field.major_only) text = text.substr(0, text.find('.'));
+  return text;
+}
+
+// The clock flags on the record's entries named name, e.g. "throttled_power, clock_changed".
+std::string clock_flags(const nlohmann::json& record, const std::string& name) {
+  std::vector<std::string> found;
+  const auto benchmarks = record.value("benchmarks", nlohmann::json::array());
+  for (const auto& entry : benchmarks) {
+    if (!entry.is_object() || entry.value("name", "") != name) continue;
+    const auto gbx = entry.value("gbx", nlohmann::json::object());
+    for (const auto& flag : gbx.value("flags", nlohmann::json::array())) {
+      const std::string what = flag.is_object() ? flag.value("flag", "") : "";
+      const bool clock = what == "throttled_thermal" || what == "throttled_power" || what == "clock_changed";
+      if (clock && std::find(found.begin(), found.end(), what) == found.end()) found.push_back(what);
+    }
+  }
+  std::string text;
+  for (const auto& f : found) text += (text.empty() ? "" : ", ") + f;
   return text;
 }
 
@@ -105,6 +124,10 @@ std::string sentence_for(const ComparisonRow& row, double band) {
     s += " (within one process)";
   }
   if (row.incompatible) s += " [INCOMPATIBLE records: not a sound comparison]";
+  if (!row.throttled.empty() && (row.verdict == Verdict::faster || row.verdict == Verdict::slower)) {
+    s += " [THROTTLED (" + row.throttled + "): the clocks changed under the benchmark, so the difference may be the "
+         "GPU's, not the code's]";
+  }
   return s;
 }
 
@@ -153,7 +176,8 @@ void print_console(std::ostream& out, const std::vector<ComparisonRow>& rows, bo
                   format_duration(shown_median(row.base_processes, row.base_median)).c_str(),
                   format_duration(shown_median(row.candidate_processes, row.candidate_median)).c_str(), row.ratio ? row.ratio->ratio : NAN, lower,
                   upper, (row.adjusted_p < 0.001 ? std::string("<0.001") : format_fixed(row.adjusted_p, 3)).c_str(),
-                  verdict.c_str(), row.incompatible ? " (incompatible)" : "");
+                  verdict.c_str(),
+                  row.incompatible ? " (incompatible)" : !row.throttled.empty() ? " (throttled)" : "");
     out << line << buffer << "\n";
   }
   out << "\n";
@@ -224,6 +248,12 @@ Comparison compare_loaded(const LoadedRecord& base, const LoadedRecord& candidat
     row.shift = hodges_lehmann_shift(b->samples, c->samples);
     row.delta = cliffs_delta(b->samples, c->samples);
     row.incompatible = !comparison.compatible();
+    const std::string base_clocks = clock_flags(base.json, b->name);
+    const std::string candidate_clocks = clock_flags(candidate.json, c->name);
+    if (!base_clocks.empty()) row.throttled = "base: " + base_clocks;
+    if (!candidate_clocks.empty()) {
+      row.throttled += std::string(row.throttled.empty() ? "" : "; ") + "candidate: " + candidate_clocks;
+    }
     rows.push_back(std::move(row));
   }
   std::vector<double> p_values;
@@ -355,6 +385,7 @@ int report_comparison(const CompareOptions& options, const LoadedRecord& base, c
                           {"cliffs_delta", row.delta},
                           {"verdict", to_string(row.verdict)},
                           {"incompatible", row.incompatible},
+                          {"throttled", row.throttled.empty() ? nlohmann::json() : nlohmann::json(row.throttled)},
                           {"sentence", row.sentence}};
       r["ratio"] = row.ratio ? nlohmann::json{{"estimate", row.ratio->ratio},
                                               {"lower", row.ratio->lower},

@@ -40,6 +40,9 @@ struct ComparisonRow {
   double delta = 0.0;
   Verdict verdict = Verdict::inconclusive;
   bool incompatible = false;
+  // The clock flags (throttled_thermal, throttled_power, clock_changed) either side carries, as
+  // "base: ...; candidate: ..."; empty when neither does. A verdict on throttled timings says so.
+  std::string throttled;
   std::string sentence;
 };
 

@@ -1,0 +1,40 @@
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "extensions/observations.h"
+
+namespace gbx {
+
+// Turns a cumulative energy counter, read before and after each sample, into energy per run. A
+// counter that advances in coarse steps reads 0 for some samples and a whole step for others; the
+// mean over samples stays right, and its interval says how well the steps average out.
+class EnergyTally {
+ public:
+  EnergyTally(std::string source, double resolution_joules);
+
+  // counter_joules: the counter now; seconds: a wall clock. A sample whose reading failed is
+  // dropped (after() with an empty counter).
+  void before(std::optional<double> counter_joules, double seconds);
+  void after(std::optional<double> counter_joules, double seconds, std::int64_t runs);
+
+  EnergyUse result() const;
+
+ private:
+  std::string source_;
+  double resolution_joules_;
+  std::optional<double> start_joules_;
+  double start_seconds_ = 0.0;
+  std::vector<double> joules_per_run_;  // one per sample
+  double joules_ = 0.0;
+  double seconds_ = 0.0;
+  std::int64_t runs_ = 0;
+};
+
+// An EnergyUse that says only why there is none.
+EnergyUse energy_unavailable(const std::string& source, const std::string& why);
+
+}  // namespace gbx

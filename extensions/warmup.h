@@ -1,0 +1,46 @@
+#pragma once
+
+#include <cstdint>
+#include <functional>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace gbx {
+
+class Timer;
+struct MeasurementHooks;
+struct Protocol;
+
+// How warm-up ended. Fixed: the protocol's count. Auto (--gbx_warmup=auto): timed warm-up samples
+// until the recent ones show no change point and, on a GPU, the SM clock holds still; bounded, since
+// a steady state need not come at all (Barrett et al., "Virtual Machine Warmup Blows Hot and Cold",
+// OOPSLA 2017, found it missing in many process executions).
+struct WarmupOutcome {
+  std::string mode = "fixed";     // "fixed" or "auto"
+  std::int64_t runs = 0;          // runs of the kernel, every batch's runs counted
+  std::int64_t samples = 0;       // timed warm-up samples (auto only)
+  std::string stopped = "count";  // "count" (fixed), "steady_state", "max_samples" or "max_time"
+  bool steady = true;             // false: a bound stopped auto warm-up first (flag no_steady_state)
+  std::int64_t max_samples = 0;   // the bound (auto only)
+};
+
+// The settings of the steady-state test.
+struct SteadyStateRule {
+  std::size_t window = 20;  // the fewest recent samples tested; the later half of all, when more
+  // A split of the window is a change point when its two medians differ by more than this,
+  // relative to the window's median, and by more than 3 standard errors of that difference (the
+  // noise estimated from successive differences).
+  double tolerance = 0.02;
+  double clock_tolerance = 0.02;  // the SM clock's (max - min) / max over the window
+};
+
+// Where the window's strongest change point lies, or nothing when no split qualifies.
+std::optional<std::size_t> change_point_in_window(const std::vector<double>& window, const SteadyStateRule& rule);
+
+// Auto warm-up (the measurement's hook): time samples of one run or more until steady, or until
+// protocol.warmup_max_samples or out_of_time(). Throws Interrupted when hooks.interrupted says so.
+WarmupOutcome warm_up_until_steady(const Protocol& protocol, Timer& timer, const MeasurementHooks& hooks,
+                                   const std::function<bool()>& out_of_time, const SteadyStateRule& rule = {});
+
+}  // namespace gbx

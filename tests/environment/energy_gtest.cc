@@ -1,0 +1,152 @@
+// Energy per run from a scripted NVML counter (tests/environment/fake_nvml.cc, on LD_LIBRARY_PATH)
+// and from a stand-in powercap tree; clocks and throttle reasons from the sampler.
+#include <gtest/gtest.h>
+
+#include <stdlib.h>
+
+#include <array>
+#include <chrono>
+#include <memory>
+
+#include "environment/benchmark_observer.h"
+#include "environment/clock_sampler.h"
+#include "environment/energy_tally.h"
+#include "environment/nvml.h"
+#include "environment/powercap.h"
+#include "extensions/measurement.h"
+#include "tests/support/fake_tree.h"
+#include "tests/support/simulated_timer.h"
+
+namespace gbx {
+namespace {
+
+const std::array<unsigned char, 16> kFakeUuid = {0x00, 0x11, 0x22, 0x33, 0x44, 0x55, 0x66, 0x77,
+                                                 0x88, 0x99, 0xaa, 0xbb, 0xcc, 0xdd, 0xee, 0xff};
+
+// Sets an environment variable for one test.
+class ScopedEnv {
+ public:
+  ScopedEnv(const char* name, const char* value) : name_(name) { ::setenv(name, value, 1); }
+  ~ScopedEnv() { ::unsetenv(name_); }
+
+ private:
+  const char* name_;
+};
+
+TEST(EnergyTally, ScriptedCounterGivesJoulesPerRunWithATInterval) {
+  // Three samples of 10 runs: 0.5 J, 1.0 J, 1.5 J -> 0.05, 0.10, 0.15 J per run; mean 0.1 J.
+  // t interval: sd 0.05, se 0.05/sqrt(3), t(0.975, 2) = 4.302653 -> 0.1 +/- 0.124207.
+  ScopedEnv script("FAKE_NVML_ENERGY_MJ", "1000,1500,1500,2500,2500,4000");
+  NvmlSession nvml;
+  ASSERT_EQ(nvml.unavailable(), "");
+  std::string why;
+  NvmlDevice* device = nvml.device("GPU-00112233-4455-6677-8899-aabbccddeeff", why);
+  ASSERT_NE(device, nullptr) << why;
+  EnergyTally tally("nvml", 1e-3);
+  for (int sample = 0; sample < 3; ++sample) {
+    tally.before(static_cast<double>(*nvml.total_energy_mj(device, why)) * 1e-3, sample * 1.0);
+    tally.after(static_cast<double>(*nvml.total_energy_mj(device, why)) * 1e-3, sample * 1.0 + 0.5, 10);
+  }
+  const EnergyUse use = tally.result();
+  ASSERT_TRUE(use.joules_per_run);
+  EXPECT_NEAR(*use.joules_per_run, 0.1, 1e-12);
+  EXPECT_NEAR(*use.lower, 0.1 - 0.124207, 1e-6);
+  EXPECT_NEAR(*use.upper, 0.1 + 0.124207, 1e-6);
+  EXPECT_NEAR(use.joules, 3.0, 1e-12);
+  EXPECT_NEAR(*use.average_watts, 3.0 / 1.5, 1e-12);
+  EXPECT_EQ(use.runs, 30);
+}
+
+TEST(EnergyTally, NoCounterSaysWhy) {
+  NvmlSession nvml;  // FAKE_NVML_ENERGY_MJ unset: the fake answers Not Supported, as before Volta
+  std::string why;
+  NvmlDevice* device = nvml.device("GPU-00112233-4455-6677-8899-aabbccddeeff", why);
+  ASSERT_NE(device, nullptr);
+  EXPECT_FALSE(nvml.total_energy_mj(device, why));
+  EXPECT_NE(why.find("Not Supported"), std::string::npos) << why;
+  EXPECT_EQ(nvml.device("GPU-ffffffff-4455-6677-8899-aabbccddeeff", why), nullptr);
+  EXPECT_NE(why.find("Not Found"), std::string::npos) << why;
+}
+
+TEST(Observer, MeasuresEnergyPerRunAndFlagsClocksAroundAMeasurement) {
+  // Each sample reads the counter twice: +2 J per sample, whatever its batch.
+  ScopedEnv energy("FAKE_NVML_ENERGY_MJ", "0,0,2000,2000,4000,4000,6000,6000,8000");
+  ScopedEnv sm("FAKE_NVML_SM_MHZ", "1980,1410");
+  ScopedEnv reasons("FAKE_NVML_REASONS", "0,0x40");
+  EnvironmentObserver::Options options;
+  options.powercap_root = "/nonexistent/powercap";
+  options.clock_period = std::chrono::microseconds(1000);
+  EnvironmentObserver observer(options);
+  observer.benchmark_started(kFakeUuid);
+  // The counter's first answer is read when the benchmark starts (is it there at all?), then
+  // each sample reads it twice.
+  auto timer = gbx_test::SimulatedTimer::constant(1e-3, 1e-5);
+  Protocol protocol;
+  protocol.warmup_runs = 0;
+  protocol.min_samples = 4;
+  protocol.max_samples = 4;
+  protocol.batch_resolution_factor = 400.0;  // 4 ms samples of 1 ms runs: batches of several runs
+  MeasurementHooks hooks;
+  hooks.run = [&] { timer.run(); };
+  hooks.now_seconds = [&] { return timer.now_seconds(); };
+  hooks.sample_started = [&] { observer.sample_started(); };
+  hooks.sample_finished = [&](std::int64_t runs) { observer.sample_finished(runs); };
+  const Measurement m = measure(protocol, timer, hooks);
+  ASSERT_GT(m.batch, 1);
+  const Observations seen = observer.benchmark_finished();
+  ASSERT_TRUE(seen.gpu_energy);
+  ASSERT_TRUE(seen.gpu_energy->joules_per_run) << seen.gpu_energy->unavailable;
+  EXPECT_DOUBLE_EQ(*seen.gpu_energy->joules_per_run, 2.0 / static_cast<double>(m.batch));
+  EXPECT_EQ(seen.gpu_energy->runs, 4 * m.batch);
+  EXPECT_EQ(seen.gpu_energy->samples, 4);
+  ASSERT_TRUE(seen.cpu_energy);
+  EXPECT_FALSE(seen.cpu_energy->joules_per_run);
+  EXPECT_NE(seen.cpu_energy->unavailable.find("does not exist"), std::string::npos);
+  ASSERT_TRUE(seen.clocks);
+  EXPECT_TRUE(seen.clocks->clock_changed);
+  EXPECT_EQ(*seen.clocks->sm_mhz_min, 1410);
+  EXPECT_EQ(*seen.clocks->sm_mhz_max, 1980);
+  EXPECT_GE(seen.clocks->thermal_readings, 1);
+  EXPECT_EQ(seen.clocks->thermal_readings, seen.clocks->readings - 1);  // all but the first reading
+  EXPECT_EQ(seen.clocks->throttle_reasons, std::vector<std::string>{"hw_thermal_slowdown"});
+}
+
+TEST(ClockSampler, SummaryOfSteadyClocksIsUnflagged) {
+  const std::vector<ClockReading> readings = {{1980, 2619, 0}, {1975, 2619, 0}, {1980, 2619, 0x4}};
+  const ClockObservation c = summarize_clocks(readings, 0.01);
+  EXPECT_FALSE(c.clock_changed);  // 5 MHz of 1980: within tolerance
+  EXPECT_DOUBLE_EQ(*c.sm_mhz_mean, (1980.0 + 1975.0 + 1980.0) / 3.0);
+  EXPECT_EQ(c.power_readings, 1);
+  EXPECT_EQ(c.thermal_readings, 0);
+  EXPECT_EQ(summarize_clocks({{}, {}}, 0.01).unavailable, "no reading of the clocks succeeded");
+}
+
+TEST(Powercap, SumsPackagesAndUndoesAWrap) {
+  gbx_test::FakeTree powercap;
+  powercap.write("intel-rapl:0/name", "package-0");
+  powercap.write("intel-rapl:0/energy_uj", "900000");
+  powercap.write("intel-rapl:0/max_energy_range_uj", "1000000");
+  powercap.write("intel-rapl:0:0/energy_uj", "5");  // a sub-domain, inside package 0: not summed
+  powercap.write("intel-rapl:1/name", "package-1");
+  powercap.write("intel-rapl:1/energy_uj", "0");
+  powercap.write("intel-rapl:1/max_energy_range_uj", "1000000");
+  PowercapMeter meter(powercap.root());
+  ASSERT_EQ(meter.unavailable(), "");
+  EXPECT_EQ(meter.source(), "RAPL package-0 + package-1 (powercap energy_uj)");
+  EXPECT_DOUBLE_EQ(*meter.joules(), 0.0);
+  powercap.write("intel-rapl:0/energy_uj", "100000");  // wrapped: 0.1 J to the top, 0.1 J after
+  powercap.write("intel-rapl:1/energy_uj", "300000");
+  EXPECT_NEAR(*meter.joules(), 0.5, 1e-12);
+}
+
+TEST(Powercap, NoTreeOrNoPackageSaysWhy) {
+  EXPECT_NE(PowercapMeter("/nonexistent/powercap").unavailable().find("does not exist"), std::string::npos);
+  gbx_test::FakeTree empty;
+  empty.write("dtpm/name", "dtpm");
+  PowercapMeter meter(empty.root());
+  EXPECT_NE(meter.unavailable().find("no intel-rapl"), std::string::npos);
+  EXPECT_FALSE(meter.joules());
+}
+
+}  // namespace
+}  // namespace gbx
