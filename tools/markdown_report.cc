@@ -147,8 +147,8 @@ void write_summary(std::ostream& out, const ReportModel& model) {
         << (run.interrupted ? ", **interrupted**: only finished benchmarks are kept" : "") << "\n";
   }
   const std::string of_run = model.runs.size() > 1 ? " (run " + text(last.label) + ")" : "";
-  out << "- " << measured << (measured == 1 ? " benchmark" : " benchmarks") << " measured" << of_run << ", " << failed << " failed accuracy, " << flagged
-      << " flagged\n";
+  out << "- " << measured << (measured == 1 ? " benchmark" : " benchmarks") << " measured" << of_run << ", " << failed
+      << " failed accuracy, " << flagged << " flagged\n";
   if (skipped > 0) out << "- " << skipped << (skipped == 1 ? " benchmark" : " benchmarks") << " skipped\n";
   for (const auto& reason : not_run_reasons(last)) out << "- " << text(reason.sentence) << "\n";
   if (model.comparison) {

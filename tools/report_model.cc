@@ -275,7 +275,8 @@ void drop_sample_arrays(json& record) {
 std::vector<NotRunReason> not_run_reasons(const RunReport& run) {
   std::vector<NotRunReason> reasons;
   for (const auto& row : run.not_run) {
-    auto found = std::find_if(reasons.begin(), reasons.end(), [&](const NotRunReason& r) { return r.reason == row.reason; });
+    auto found =
+        std::find_if(reasons.begin(), reasons.end(), [&](const NotRunReason& r) { return r.reason == row.reason; });
     if (found == reasons.end()) found = reasons.insert(reasons.end(), NotRunReason{row.reason, {}, true, ""});
     found->rows.push_back(&row);
     // The codes that only a CUDA benchmark gets (docs/json-format.md): no_cuda_device, cuda_*.

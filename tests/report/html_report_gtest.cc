@@ -269,11 +269,11 @@ TEST(HtmlReport, ATrendDrawsItsChangePointsAsRules) {
 
 TEST(HtmlReport, BenchmarksThatCouldNotRunGetOneSummaryLinePerReasonAndACollapsedList) {
   Entry measured = report_test::entry("reduce/cpu/n:8", "reduce/n=8", "cpu", report_test::samples_around(1e-3));
-  const json record = report_test::with_not_run(
-      report_test::gbx_record({measured}, "not-run", "2026-01-01T00:00:00Z"),
-      {{"reduce/cub/n:8", "reduce/n=8", "cub", "no CUDA device", "no_cuda_device"},
-       {"reduce/warp/n:8", "reduce/n=8", "warp", "no CUDA device", "no_cuda_device"},
-       {"multi/nccl/n:8", "multi/n=8", "nccl", "needs <two> processes", "unavailable"}});
+  const json record =
+      report_test::with_not_run(report_test::gbx_record({measured}, "not-run", "2026-01-01T00:00:00Z"),
+                                {{"reduce/cub/n:8", "reduce/n=8", "cub", "no CUDA device", "no_cuda_device"},
+                                 {"reduce/warp/n:8", "reduce/n=8", "warp", "no CUDA device", "no_cuda_device"},
+                                 {"multi/nccl/n:8", "multi/n=8", "nccl", "needs <two> processes", "unavailable"}});
   const std::string page =
       gbx::tools::html_report(gbx::tools::build_report_model({report_test::write(record, "record")}), {"", ""});
   const auto summary = page.find("<section id=\"summary\">");
@@ -295,8 +295,9 @@ TEST(HtmlReport, BenchmarksThatCouldNotRunGetOneSummaryLinePerReasonAndACollapse
 
 TEST(HtmlReport, ARecordFromBeforeNotRunShowsItsSkippedRowsAsBefore) {
   Entry measured = report_test::entry("reduce/cpu/n:8", "reduce/n=8", "cpu", report_test::samples_around(1e-3));
-  const json record = report_test::with_skipped_entry(report_test::gbx_record({measured}, "old", "2026-01-01T00:00:00Z"),
-                                                      {"reduce/cub/n:8", "reduce/n=8", "cub", "no CUDA device", ""});
+  const json record =
+      report_test::with_skipped_entry(report_test::gbx_record({measured}, "old", "2026-01-01T00:00:00Z"),
+                                      {"reduce/cub/n:8", "reduce/n=8", "cub", "no CUDA device", ""});
   const std::string page =
       gbx::tools::html_report(gbx::tools::build_report_model({report_test::write(record, "record")}), {"", ""});
   EXPECT_EQ(occurrences(page, "<td colspan=\"12\" class=\"gbx-skipped\">skipped: no CUDA device</td>"), 1u);

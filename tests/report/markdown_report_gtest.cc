@@ -198,11 +198,11 @@ TEST(MarkdownReport, ItOpensOnTheSummaryAndTheResultsAndEndsOnTheEnvironment) {
 
 TEST(MarkdownReport, BenchmarksThatCouldNotRunGetOneSummaryLinePerReasonAndAList) {
   Entry measured = report_test::entry("reduce/cpu/n:8", "reduce/n=8", "cpu", report_test::samples_around(1e-3));
-  const auto record = report_test::with_not_run(
-      report_test::gbx_record({measured}, "not-run", "2026-01-01T00:00:00Z"),
-      {{"reduce/cub/n:8", "reduce/n=8", "cub", "no CUDA device", "no_cuda_device"},
-       {"reduce/warp/n:8", "reduce/n=8", "warp", "no CUDA device", "cuda_driver_missing"},
-       {"multi/nccl/n:8", "multi/n=8", "nccl", "needs two processes", "unavailable"}});
+  const auto record =
+      report_test::with_not_run(report_test::gbx_record({measured}, "not-run", "2026-01-01T00:00:00Z"),
+                                {{"reduce/cub/n:8", "reduce/n=8", "cub", "no CUDA device", "no_cuda_device"},
+                                 {"reduce/warp/n:8", "reduce/n=8", "warp", "no CUDA device", "cuda_driver_missing"},
+                                 {"multi/nccl/n:8", "multi/n=8", "nccl", "needs two processes", "unavailable"}});
   const std::string md = markdown({report_test::write(record, "record")});
   const int results = line_of(md, "## Results");
   const int summary_line = line_of(md, "- 2 CUDA benchmarks not run: no CUDA device");
@@ -213,15 +213,17 @@ TEST(MarkdownReport, BenchmarksThatCouldNotRunGetOneSummaryLinePerReasonAndAList
   EXPECT_GT(list, results) << md;
   EXPECT_EQ(line_of(md, "- reduce/n=8 cub \\(`reduce/cub/n:8`\\)"), list + 2) << md;
   EXPECT_EQ(line_of(md, "- reduce/n=8 warp \\(`reduce/warp/n:8`\\)"), list + 3) << md;
-  EXPECT_GT(line_of(md, "- multi/n=8 nccl \\(`multi/nccl/n:8`\\)"), line_of(md, "1 benchmark not run: needs two processes:"))
+  EXPECT_GT(line_of(md, "- multi/n=8 nccl \\(`multi/nccl/n:8`\\)"),
+            line_of(md, "1 benchmark not run: needs two processes:"))
       << md;
   EXPECT_EQ(count_lines(md, R"(\| reduce/(cub|warp)/n:8 \|.*)"), 0) << "no rows of results for them";
 }
 
 TEST(MarkdownReport, ARecordFromBeforeNotRunListsItsSkippedBenchmarksAsBefore) {
   Entry measured = report_test::entry("reduce/cpu/n:8", "reduce/n=8", "cpu", report_test::samples_around(1e-3));
-  const auto record = report_test::with_skipped_entry(report_test::gbx_record({measured}, "old", "2026-01-01T00:00:00Z"),
-                                                      {"reduce/cub/n:8", "reduce/n=8", "cub", "no CUDA device", ""});
+  const auto record =
+      report_test::with_skipped_entry(report_test::gbx_record({measured}, "old", "2026-01-01T00:00:00Z"),
+                                      {"reduce/cub/n:8", "reduce/n=8", "cub", "no CUDA device", ""});
   const std::string md = markdown({report_test::write(record, "record")});
   EXPECT_GT(line_of(md, "- skipped: `reduce/cub/n:8`: no CUDA device"), line_of(md, "## Results")) << md;
   EXPECT_EQ(count_lines(md, ".* not run: .*"), 0) << md;

@@ -194,16 +194,17 @@ inline json with_not_run(json record, const std::vector<NotRun>& items) {
 // The record with a benchmark that could not run listed among `benchmarks`, as records from before
 // gbx.not_run did (error_occurred, gbx.skipped), sealed again.
 inline json with_skipped_entry(json record, const NotRun& n) {
-  record["benchmarks"].push_back({{"name", n.name},
-                                  {"run_name", n.name},
-                                  {"run_type", "iteration"},
-                                  {"error_occurred", true},
-                                  {"error_message", "skipped: " + n.reason},
-                                  {"iterations", 0},
-                                  {"real_time", 0},
-                                  {"cpu_time", 0},
-                                  {"time_unit", "us"},
-                                  {"gbx", {{"problem", n.problem}, {"variant", n.variant}, {"region", "device"}, {"skipped", true}}}});
+  record["benchmarks"].push_back(
+      {{"name", n.name},
+       {"run_name", n.name},
+       {"run_type", "iteration"},
+       {"error_occurred", true},
+       {"error_message", "skipped: " + n.reason},
+       {"iterations", 0},
+       {"real_time", 0},
+       {"cpu_time", 0},
+       {"time_unit", "us"},
+       {"gbx", {{"problem", n.problem}, {"variant", n.variant}, {"region", "device"}, {"skipped", true}}}});
   record["gbx"].erase("checksum");
   gbx::seal_record(record);
   return record;

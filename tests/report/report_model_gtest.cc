@@ -304,9 +304,9 @@ TEST(ReportModel, BenchmarksThatCouldNotRunAreReadFromNotRunAndGroupedByReason) 
 
 TEST(ReportModel, ARecordFromBeforeNotRunKeepsItsSkippedRows) {
   Entry measured = report_test::entry("reduce/cpu/n:8", "reduce/n=8", "cpu", report_test::samples_around(1e-3));
-  const json record = report_test::with_skipped_entry(
-      report_test::gbx_record({measured}, "old", "2026-01-01T00:00:00Z"),
-      {"reduce/cub/n:8", "reduce/n=8", "cub", "no CUDA device", "no_cuda_device"});
+  const json record =
+      report_test::with_skipped_entry(report_test::gbx_record({measured}, "old", "2026-01-01T00:00:00Z"),
+                                      {"reduce/cub/n:8", "reduce/n=8", "cub", "no CUDA device", "no_cuda_device"});
   const ReportModel model = build_report_model({report_test::write(record, "record")});
   const auto& run = model.runs[0];
   EXPECT_TRUE(run.not_run.empty());
