@@ -187,6 +187,7 @@ inline json with_not_run(json record, const std::vector<NotRun>& items) {
   }
   record["gbx"]["not_run"] = list;
   record["gbx"].erase("checksum");
+  record = gbx_test::complete_record(record);
   gbx::seal_record(record);
   return record;
 }
@@ -206,6 +207,7 @@ inline json with_skipped_entry(json record, const NotRun& n) {
        {"time_unit", "us"},
        {"gbx", {{"problem", n.problem}, {"variant", n.variant}, {"region", "device"}, {"skipped", true}}}});
   record["gbx"].erase("checksum");
+  record = gbx_test::complete_record(record);
   gbx::seal_record(record);
   return record;
 }
