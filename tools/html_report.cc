@@ -4,6 +4,7 @@
 // html_report_tables.h, the style and script from tools/report/assets (cmake/GbxEmbedFile.cmake).
 #include "tools/html_report.h"
 
+#include <algorithm>
 #include <fstream>
 #include <sstream>
 #include <stdexcept>
@@ -11,6 +12,7 @@
 
 #include "reporters/console_table.h"
 #include "reporters/escape.h"
+#include "reporters/flag_legend.h"
 #include "tools/html_report_charts.h"
 #include "tools/html_report_tables.h"
 
@@ -74,8 +76,9 @@ void write_summary(Page& page, const ReportModel& model) {
   }
   const std::string of_run = model.runs.size() > 1 ? " (run " + last.label + ")" : "";
   page << "<section id=\"summary\">\n<div class=\"gbx-cards\">";
+  const auto not_run = not_run_reasons(last);
   card(page, measured, "benchmarks measured" + of_run);
-  if (skipped > 0) card(page, skipped, "not run (skipped)");
+  if (skipped + last.not_run.size() > 0) card(page, skipped + last.not_run.size(), "not run on this machine");
   card(page, failed, "failed accuracy", failed > 0 ? "gbx-bad" : "gbx-ok");
   card(page, flagged, "flagged (outliers, drift...)");
   std::vector<const ComparisonRow*> slower;
@@ -99,6 +102,10 @@ void write_summary(Page& page, const ReportModel& model) {
          << "</li>";
   }
   page << "</ul>\n";
+  for (const auto& reason : not_run) {
+    page << "<p class=\"gbx-not-run-line\">" << html_text(reason.sentence) << " (<a href=\"#not-run-"
+         << model.runs.size() - 1 << "\">list</a>)</p>\n";
+  }
   if (model.comparison && !model.comparison->compatible()) {
     page << "<p class=\"gbx-warning\">The two records are <strong>not compatible</strong>: see the comparison.</p>\n";
   }
@@ -124,6 +131,35 @@ void write_summary(Page& page, const ReportModel& model) {
   page << "</section>\n";
 }
 
+// The benchmarks that could not run, collapsed: a reader wants the results first.
+void write_not_run(Page& page, const RunReport& run, std::size_t index) {
+  if (run.not_run.empty()) return;
+  page << "<details class=\"gbx-not-run\" id=\"not-run-" << index << "\"><summary>" << run.not_run.size()
+       << (run.not_run.size() == 1 ? " benchmark" : " benchmarks") << " not run on this machine</summary>\n";
+  for (const auto& reason : not_run_reasons(run)) {
+    page << "<p>" << html_text(reason.sentence) << ":</p><ul>";
+    for (const NotRunRow* row : reason.rows) {
+      page << "<li>" << html_text(row->label)
+           << (row->label != row->name ? " <code>" + html_text(row->name) + "</code>" : "") << "</li>";
+    }
+    page << "</ul>\n";
+  }
+  page << "</details>\n";
+}
+
+// What each flag shown in the tables means (reporters/flag_legend.h), only those shown.
+void write_flag_legend(Page& page, const ReportModel& model) {
+  const auto present = flags_present(model.runs);
+  bool any = false;
+  for (const auto& m : flag_meanings()) {
+    if (std::find(present.begin(), present.end(), m.flag) == present.end()) continue;
+    if (!any) page << "<dl class=\"gbx-legend\" id=\"flag-legend\"><dt class=\"gbx-legend-title\">Flags</dt><dd></dd>";
+    any = true;
+    page << "<dt><code>" << html_text(m.flag) << "</code></dt><dd>" << html_text(m.meaning) << "</dd>";
+  }
+  if (any) page << "</dl>\n";
+}
+
 void write_results(Page& page, const ReportModel& model) {
   page << "<section id=\"results\">\n<h2>Results</h2>\n<p class=\"gbx-note\">Medians with their 95% intervals; "
           "click a column to sort. <label class=\"gbx-columns\"><input type=\"checkbox\" class=\"gbx-all-columns\"> "
@@ -131,7 +167,9 @@ void write_results(Page& page, const ReportModel& model) {
   for (std::size_t i = 0; i < model.runs.size(); ++i) {
     if (model.runs.size() > 1) page << "<h3>Run " << html_text(model.runs[i].label) << "</h3>\n";
     html::write_benchmark_table(page, model.runs[i], i);
+    write_not_run(page, model.runs[i], i);
   }
+  write_flag_legend(page, model);
   page << "</section>\n";
 }
 

@@ -5,6 +5,7 @@
 
 #include "reporters/console_table.h"
 #include "reporters/escape.h"
+#include "reporters/flag_legend.h"
 #include "stats/statistics.h"
 
 namespace gbx::tools::html {
@@ -86,7 +87,10 @@ void write_benchmark_table(Page& page, const RunReport& run, std::size_t index) 
     std::string flag_messages;
     for (const auto& flag : row.flags) {
       if (flags.find(flag.flag) == std::string::npos) flags += (flags.empty() ? "" : ", ") + flag.flag;
-      flag_messages += (flag_messages.empty() ? "" : "\n") + flag.flag + ": " + flag.message;
+      // The tooltip says what the flag means (reporters/flag_legend.h) before this row's particulars.
+      const std::string meaning = flag_meaning(flag.flag);
+      flag_messages += (flag_messages.empty() ? "" : "\n") + flag.flag + ": " +
+                       (meaning.empty() ? "" : meaning + ". ") + flag.message;
     }
     page << cell(format_duration(row.median), sort_key(row.median))
          << cell(interval_text(row.median_lower, row.median_upper), sort_key(row.median_lower))

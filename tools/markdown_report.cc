@@ -10,6 +10,7 @@
 
 #include "reporters/console_table.h"
 #include "reporters/escape.h"
+#include "reporters/flag_legend.h"
 #include "stats/statistics.h"
 
 namespace gbx::tools {
@@ -59,14 +60,22 @@ void write_facts(std::ostream& out, const char* title, const std::vector<Fact>& 
   out << "\n\n";
 }
 
-void write_run(std::ostream& out, const RunReport& run) {
-  out << "## Run " << text(run.label) << ": " << (run.run_id.empty() ? "no run id" : code(run.run_id)) << "\n\n";
+// The run's file, date, checksum, environment and protocol: last, for the reader who needs them.
+void write_run_details(std::ostream& out, const RunReport& run) {
+  out << "### Run " << text(run.label) << ": " << (run.run_id.empty() ? "no run id" : code(run.run_id)) << "\n\n";
   out << "File " << code(run.path) << " | created " << (run.created.empty() ? "unknown" : text(run.created))
       << " | checksum: " << text(run.checksum_status) << "\n\n";
-  if (run.interrupted) out << "> **Interrupted:** the run was stopped; only finished benchmarks are kept.\n\n";
   write_facts(out, "Environment", run.environment);
   write_facts(out, "Protocol", run.protocol);
+  if (!run.missing_facts.empty()) {
+    out << "**Missing facts** (plain Google Benchmark JSON, without a gbx section):\n\n";
+    for (const auto& fact : run.missing_facts) out << "- " << text(fact) << "\n";
+    out << "\n";
+  }
+}
 
+void write_results_table(std::ostream& out, const RunReport& run) {
+  if (run.interrupted) out << "> **Interrupted:** the run was stopped; only finished benchmarks are kept.\n\n";
   out << "| Benchmark | Median | 95% CI | CV | p99 | n | Error (rel. L2) | Memory | GFLOP/s | GB/s | Of peak | Flags "
          "|\n"
       << "|---|---:|---|---:|---:|---:|---|---|---:|---:|---:|---|\n";
@@ -84,13 +93,87 @@ void write_run(std::ostream& out, const RunReport& run) {
         << cell(flags_text(row)) << " |\n";
   }
   out << "\n";
+  // Records from before gbx.not_run list a benchmark that could not run among the others.
   for (const auto* row : skipped) out << "- skipped: " << code(row->name) << ": " << text(row->skip_reason) << "\n";
   if (!skipped.empty()) out << "\n";
-  if (!run.missing_facts.empty()) {
-    out << "**Missing facts** (plain Google Benchmark JSON, without a gbx section):\n\n";
-    for (const auto& fact : run.missing_facts) out << "- " << text(fact) << "\n";
+  for (const auto& reason : not_run_reasons(run)) {
+    out << text(reason.sentence) << ":\n\n";
+    for (const NotRunRow* row : reason.rows) {
+      out << "- " << text(row->label) << (row->label != row->name ? " (" + code(row->name) + ")" : "") << "\n";
+    }
     out << "\n";
   }
+}
+
+// What each flag in the tables means (reporters/flag_legend.h), only those shown.
+void write_flag_legend(std::ostream& out, const ReportModel& model) {
+  const auto present = flags_present(model.runs);
+  bool any = false;
+  for (const auto& m : flag_meanings()) {
+    if (std::find(present.begin(), present.end(), m.flag) == present.end()) continue;
+    if (!any) out << "**Flags:**\n\n";
+    any = true;
+    out << "- " << code(m.flag) << ": " << text(m.meaning) << "\n";
+  }
+  if (any) out << "\n";
+}
+
+void write_results(std::ostream& out, const ReportModel& model) {
+  out << "## Results\n\nMedians with their 95% intervals.\n\n";
+  for (const auto& run : model.runs) {
+    if (model.runs.size() > 1) out << "### Run " << text(run.label) << "\n\n";
+    write_results_table(out, run);
+  }
+  write_flag_legend(out, model);
+}
+
+// Counts first, as the HTML report's cards: benchmarks, not run, failures, regressions, frontiers.
+void write_summary(std::ostream& out, const ReportModel& model) {
+  const RunReport& last = model.runs.back();
+  std::size_t measured = 0, skipped = 0, failed = 0, flagged = 0;
+  for (const auto& row : last.benchmarks) {
+    if (row.skipped) {
+      ++skipped;
+      continue;
+    }
+    ++measured;
+    if (row.accuracy_passed && !*row.accuracy_passed) ++failed;
+    if (!row.flags.empty()) ++flagged;
+  }
+  out << "## Summary\n\n";
+  for (const auto& run : model.runs) {
+    out << "- Run " << text(run.label) << ": " << code(run.path) << ", "
+        << (run.created.empty() ? "date unknown" : text(run.created)) << ", checksum " << text(run.checksum_status)
+        << (run.interrupted ? ", **interrupted**: only finished benchmarks are kept" : "") << "\n";
+  }
+  const std::string of_run = model.runs.size() > 1 ? " (run " + text(last.label) + ")" : "";
+  out << "- " << measured << (measured == 1 ? " benchmark" : " benchmarks") << " measured" << of_run << ", " << failed
+      << " failed accuracy, " << flagged << " flagged\n";
+  if (skipped > 0) out << "- " << skipped << (skipped == 1 ? " benchmark" : " benchmarks") << " skipped\n";
+  for (const auto& reason : not_run_reasons(last)) out << "- " << text(reason.sentence) << "\n";
+  if (model.comparison) {
+    std::vector<const ComparisonRow*> slower;
+    std::size_t faster = 0;
+    for (const auto& row : model.comparison->rows) {
+      if (row.verdict == Verdict::slower) slower.push_back(&row);
+      if (row.verdict == Verdict::faster) ++faster;
+    }
+    out << "- " << slower.size() << " slower and " << faster << " faster than " << text(model.runs[0].label)
+        << (model.comparison->compatible() ? "" : " (**the records are not compatible**)") << "\n";
+    for (const auto* row : slower) out << "  - " << text(row->sentence) << "\n";
+  }
+  bool any = false;
+  for (const auto& group : model.pareto) {
+    if (group.variants.size() + group.failed.size() < 2) continue;
+    if (!any) out << "- Pareto frontiers (run " << text(pareto_run(model).label) << "):\n";
+    any = true;
+    std::string names;
+    for (const auto& v : group.variants) {
+      if (v.on_frontier) names += (names.empty() ? "" : ", ") + pareto_label(group, v.name);
+    }
+    out << "  - " << text(group.problem) << ": " << text(names.empty() ? "no variant on the frontier" : names) << "\n";
+  }
+  out << "\n";
 }
 
 void write_pareto(std::ostream& out, const ReportModel& model) {
@@ -197,11 +280,15 @@ void write_trend(std::ostream& out, const ReportModel& model) {
 }  // namespace
 
 void write_markdown_report(std::ostream& out, const ReportModel& model) {
+  // The results first, as in the HTML report (issue 14); environment and protocol last.
   out << "# gbx report\n\n";
-  for (const auto& run : model.runs) write_run(out, run);
-  write_pareto(out, model);
+  write_summary(out, model);
+  write_results(out, model);
   if (model.comparison) write_comparison(out, model);
   if (!model.trends.empty()) write_trend(out, model);
+  write_pareto(out, model);
+  out << "## Environment and protocol\n\n";
+  for (const auto& run : model.runs) write_run_details(out, run);
 }
 
 }  // namespace gbx::tools

@@ -177,6 +177,23 @@ std::vector<BenchmarkRow> benchmark_rows(const LoadedRecord& record) {
   return measured;
 }
 
+std::vector<NotRunRow> not_run_rows(const json& record) {
+  std::vector<NotRunRow> rows;
+  const json& gbx = object_at(record, "gbx");
+  if (!gbx.contains("not_run") || !gbx["not_run"].is_array()) return rows;
+  for (const auto& item : gbx["not_run"]) {
+    NotRunRow row;
+    row.name = string_at(item, "name");
+    row.family = string_at(item, "family");
+    const std::string problem = string_at(item, "problem");
+    row.label = problem.empty() ? row.name : problem + " " + string_at(item, "variant");
+    row.reason = string_at(item, "reason");
+    row.reason_code = string_at(item, "reason_code");
+    rows.push_back(std::move(row));
+  }
+  return rows;
+}
+
 RunReport summarize_run(const LoadedRecord& record, std::size_t index) {
   RunReport run;
   run.path = record.path;
@@ -198,6 +215,7 @@ RunReport summarize_run(const LoadedRecord& record, std::size_t index) {
     run.missing_facts = report_json::plain_missing_facts();
   }
   run.benchmarks = benchmark_rows(record);
+  run.not_run = not_run_rows(record.json);
   return run;
 }
 
@@ -253,6 +271,36 @@ void drop_sample_arrays(json& record) {
 }
 
 }  // namespace
+
+std::vector<NotRunReason> not_run_reasons(const RunReport& run) {
+  std::vector<NotRunReason> reasons;
+  for (const auto& row : run.not_run) {
+    auto found =
+        std::find_if(reasons.begin(), reasons.end(), [&](const NotRunReason& r) { return r.reason == row.reason; });
+    if (found == reasons.end()) found = reasons.insert(reasons.end(), NotRunReason{row.reason, {}, true, ""});
+    found->rows.push_back(&row);
+    // The codes that only a CUDA benchmark gets (docs/json-format.md): no_cuda_device, cuda_*.
+    found->cuda = found->cuda && (row.reason_code == "no_cuda_device" || row.reason_code.rfind("cuda", 0) == 0);
+  }
+  for (auto& r : reasons) {
+    const std::size_t n = r.rows.size();
+    r.sentence = std::to_string(n) + (r.cuda ? " CUDA" : "") + (n == 1 ? " benchmark" : " benchmarks") +
+                 " not run: " + (r.reason.empty() ? "no reason given" : r.reason);
+  }
+  return reasons;
+}
+
+std::vector<std::string> flags_present(const std::vector<RunReport>& runs) {
+  std::vector<std::string> flags;
+  for (const auto& run : runs) {
+    for (const auto& row : run.benchmarks) {
+      for (const auto& note : row.flags) {
+        if (std::find(flags.begin(), flags.end(), note.flag) == flags.end()) flags.push_back(note.flag);
+      }
+    }
+  }
+  return flags;
+}
 
 std::string run_commit(const RunReport& run) {
   for (const auto& [key, value] : run.environment) {

@@ -61,6 +61,23 @@ struct BenchmarkRow {
   std::vector<FlagNote> flags;
 };
 
+// A benchmark that could not run on the recording machine (gbx.not_run): no CUDA device, say.
+struct NotRunRow {
+  std::string name;  // Google Benchmark's
+  std::string family;
+  std::string label;  // "problem variant", as measured rows are read, or the name
+  std::string reason;
+  std::string reason_code;  // no_cuda_device, cuda_driver_missing, ... (docs/json-format.md)
+};
+
+// The benchmarks of one run that did not run for one reason: "42 CUDA benchmarks not run: no CUDA device".
+struct NotRunReason {
+  std::string reason;
+  std::vector<const NotRunRow*> rows;  // into RunReport::not_run
+  bool cuda = false;                   // every one is a CUDA benchmark (its reason_code says so)
+  std::string sentence;
+};
+
 struct RunReport {
   std::string path;
   std::string label;  // "#1", "#2": the position on the command line, 1-based
@@ -73,6 +90,8 @@ struct RunReport {
   std::vector<Fact> environment;
   std::vector<Fact> protocol;
   std::vector<BenchmarkRow> benchmarks;    // measured ones first, in the record's order, then skipped ones
+                                           // (records from before gbx.not_run list those among benchmarks)
+  std::vector<NotRunRow> not_run;          // gbx.not_run, in the record's order
   std::vector<std::string> missing_facts;  // what plain Google Benchmark JSON cannot say
 };
 
@@ -103,6 +122,13 @@ struct TrendSeries {
 // The report and gbx trend ask the same question with the same defaults, so they give the same answer.
 constexpr double kTrendAlpha = 0.05;
 constexpr std::uint64_t kTrendSeed = 1;
+// A run's not-run benchmarks grouped by reason, in the order the reasons are first met: the one line
+// per reason that the console prints too. The rows point into `run`, which must outlive the result.
+std::vector<NotRunReason> not_run_reasons(const RunReport& run);
+
+// The flags that the runs' measured rows carry, each once, in the order first met.
+std::vector<std::string> flags_present(const std::vector<RunReport>& runs);
+
 // The commit a run was built from: the first word of its "commit" fact ("abc123def456 on main"), or "".
 std::string run_commit(const RunReport& run);
 

@@ -6,6 +6,7 @@
 #include <string>
 
 #include "reporters/escape.h"
+#include "reporters/flag_legend.h"
 #include "tests/report/records.h"
 #include "tools/html_report.h"
 #include "tools/html_report_charts.h"
@@ -264,6 +265,71 @@ TEST(HtmlReport, ATrendDrawsItsChangePointsAsRules) {
   const json spec = gbx::tools::html::trend_chart(model, model.trends[0], 0).spec;
   EXPECT_EQ(rules(spec), 1u) << spec.dump();
   EXPECT_NE(spec.dump().find("+50"), std::string::npos) << "the step's size in its tooltip";
+}
+
+TEST(HtmlReport, BenchmarksThatCouldNotRunGetOneSummaryLinePerReasonAndACollapsedList) {
+  Entry measured = report_test::entry("reduce/cpu/n:8", "reduce/n=8", "cpu", report_test::samples_around(1e-3));
+  const json record =
+      report_test::with_not_run(report_test::gbx_record({measured}, "not-run", "2026-01-01T00:00:00Z"),
+                                {{"reduce/cub/n:8", "reduce/n=8", "cub", "no CUDA device", "no_cuda_device"},
+                                 {"reduce/warp/n:8", "reduce/n=8", "warp", "no CUDA device", "no_cuda_device"},
+                                 {"multi/nccl/n:8", "multi/n=8", "nccl", "needs <two> processes", "unavailable"}});
+  const std::string page =
+      gbx::tools::html_report(gbx::tools::build_report_model({report_test::write(record, "record")}), {"", ""});
+  const auto summary = page.find("<section id=\"summary\">");
+  const auto results = page.find("<section id=\"results\">");
+  ASSERT_LT(summary, results);
+  const std::string head = page.substr(summary, results - summary);
+  EXPECT_EQ(occurrences(head, "<p class=\"gbx-not-run-line\">2 CUDA benchmarks not run: no CUDA device "), 1u) << head;
+  EXPECT_EQ(occurrences(head, "<p class=\"gbx-not-run-line\">1 benchmark not run: needs &lt;two&gt; processes "), 1u)
+      << head;
+  EXPECT_NE(head.find("<b>3</b><span>not run on this machine</span>"), std::string::npos) << head;
+  const auto list = page.find("<details class=\"gbx-not-run\" id=\"not-run-0\"><summary>3 benchmarks not run");
+  ASSERT_NE(list, std::string::npos) << "collapsed: no open attribute";
+  EXPECT_GT(list, results);
+  const std::string details = page.substr(list, page.find("</details>", list) - list);
+  EXPECT_NE(details.find("<li>reduce/n=8 cub <code>reduce/cub/n:8</code></li>"), std::string::npos) << details;
+  EXPECT_NE(details.find("<li>multi/n=8 nccl <code>multi/nccl/n:8</code></li>"), std::string::npos) << details;
+  EXPECT_EQ(occurrences(page, "data-skipped=\"true\""), 0u) << "no rows of results for them";
+}
+
+TEST(HtmlReport, ARecordFromBeforeNotRunShowsItsSkippedRowsAsBefore) {
+  Entry measured = report_test::entry("reduce/cpu/n:8", "reduce/n=8", "cpu", report_test::samples_around(1e-3));
+  const json record =
+      report_test::with_skipped_entry(report_test::gbx_record({measured}, "old", "2026-01-01T00:00:00Z"),
+                                      {"reduce/cub/n:8", "reduce/n=8", "cub", "no CUDA device", ""});
+  const std::string page =
+      gbx::tools::html_report(gbx::tools::build_report_model({report_test::write(record, "record")}), {"", ""});
+  EXPECT_EQ(occurrences(page, "<td colspan=\"12\" class=\"gbx-skipped\">skipped: no CUDA device</td>"), 1u);
+  EXPECT_EQ(occurrences(page, "<tr data-name=\"reduce/cub/n:8\" data-skipped=\"true\">"), 1u);
+  EXPECT_NE(page.find("<b>1</b><span>not run on this machine</span>"), std::string::npos);
+  EXPECT_EQ(occurrences(page, "class=\"gbx-not-run"), 0u) << "no gbx.not_run, no list of it";
+}
+
+TEST(HtmlReport, TheFlagsShownAreExplainedBelowTheTableAndOnTheirCells) {
+  Entry a = report_test::entry("f/a", "f/n=1", "a", report_test::samples_around(1e-3));
+  a.flags = {"drift"};
+  Entry b = report_test::entry("f/b", "f/n=1", "b", report_test::samples_around(2e-3));
+  const std::string page = gbx::tools::html_report(
+      gbx::tools::build_report_model(
+          {report_test::write(report_test::gbx_record({a, b}, "flags", "2026-01-01T00:00:00Z"), "record")}),
+      {"", ""});
+  const auto legend = page.find("<dl class=\"gbx-legend\" id=\"flag-legend\">");
+  ASSERT_NE(legend, std::string::npos);
+  EXPECT_GT(legend, page.find("</table>", page.find("<section id=\"results\">"))) << "below the results table";
+  EXPECT_LT(legend, page.find("</section>", page.find("<section id=\"results\">")));
+  const std::string meaning = gbx::html_text(gbx::flag_meaning("drift"));
+  ASSERT_FALSE(meaning.empty());
+  EXPECT_EQ(occurrences(page, "<dt><code>drift</code></dt><dd>" + meaning + "</dd>"), 1u);
+  EXPECT_EQ(occurrences(page, "<dt><code>outliers</code></dt>"), 0u) << "only the flags present";
+  EXPECT_EQ(occurrences(page, "<td title=\"drift: " + meaning + ". drift seen\">drift</td>"), 1u)
+      << "the cell's tooltip says what the flag means, then the row's message";
+
+  const std::string clean = gbx::tools::html_report(
+      gbx::tools::build_report_model(
+          {report_test::write(report_test::gbx_record({b}, "clean", "2026-01-01T00:00:00Z"), "clean")}),
+      {"", ""});
+  EXPECT_EQ(occurrences(clean, "class=\"gbx-legend"), 0u) << "no flags, no legend";
 }
 
 }  // namespace

@@ -51,7 +51,7 @@ std::string row_pattern(const std::string& name) {
 TEST(MarkdownReport, OneRunHasItsHeaderTableAndParetoConclusion) {
   const std::string md = markdown({gemm_record("one", "run-1", "2026-01-01T00:00:00Z")});
   EXPECT_EQ(count_lines(md, "# gbx report"), 1) << md;
-  EXPECT_EQ(count_lines(md, "## Run #1: `" + report_test::test_uuid("run-1") + "`"), 1) << md;
+  EXPECT_EQ(count_lines(md, "### Run #1: `" + report_test::test_uuid("run-1") + "`"), 1) << md;
   EXPECT_EQ(count_lines(md, R"(File `.*one\.json` \| created 2026-01-01T00:00:00Z \| checksum: intact)"), 1) << md;
   EXPECT_EQ(count_lines(md, R"(\*\*Environment:\*\* host node-a; CPU Test CPU; .*; commit 0123456789ab.*)"), 1) << md;
   EXPECT_EQ(count_lines(md, R"(\*\*Protocol:\*\* warm-up runs 10; samples 20 to 100; )"
@@ -78,7 +78,7 @@ TEST(MarkdownReport, OneRunHasItsHeaderTableAndParetoConclusion) {
 TEST(MarkdownReport, TwoRunsAddTheComparisonWithVerdictRowsAndSentences) {
   const std::string md = markdown({gemm_record("base", "run-1", "2026-01-01T00:00:00Z"),
                                    gemm_record("cand", "run-2", "2026-01-02T00:00:00Z", 1.5)});
-  EXPECT_EQ(count_lines(md, "## Run #[12]: `00000000-0000-4000-8000-[0-9a-f]{12}`"), 2) << md;
+  EXPECT_EQ(count_lines(md, "### Run #[12]: `00000000-0000-4000-8000-[0-9a-f]{12}`"), 2) << md;
   EXPECT_EQ(count_lines(md, "## Comparison: #2 against #1"), 1) << md;
   EXPECT_EQ(count_lines(md, R"(\| Benchmark \| Base \| Candidate \| Ratio \[95% CI\] \| p \(BH\) \| Verdict \|)"), 1);
   for (const char* variant : {"fast", "slow", "broken"}) {
@@ -141,7 +141,7 @@ TEST(MarkdownReport, TheTrendListsItsChangePoints) {
 TEST(MarkdownReport, PlainJsonSaysWhichFactsAreMissing) {
   const std::string md =
       markdown({report_test::write(report_test::plain_record({{"BM_a", {100, 102, 98, 101, 99}}}), "plain")});
-  EXPECT_EQ(count_lines(md, "## Run #1: no run id"), 1) << md;
+  EXPECT_EQ(count_lines(md, "### Run #1: no run id"), 1) << md;
   EXPECT_EQ(count_lines(md, ".* \\| checksum: none: plain Google Benchmark JSON"), 1) << md;
   EXPECT_EQ(count_lines(md, R"(\| BM\\_a \| 100 ns \| \[[0-9.]+ ns, [0-9.]+ ns\] \| .* \| 5 \| not checked \| - \| .*)"),
             1)
@@ -158,6 +158,91 @@ TEST(MarkdownReport, NamesThatMarkdownWouldMisreadAreEscaped) {
       {report_test::write(report_test::plain_record({{"BM_a|b", {1, 2, 3}}, {"BM_sort<int>/8", {4, 5, 6}}}), "names")});
   EXPECT_EQ(count_lines(md, R"(\| BM\\_a\\\|b \| 2\.00 ns \| .*)"), 1) << md;
   EXPECT_EQ(count_lines(md, R"(\| BM\\_sort&lt;int&gt;/8 \| 5\.00 ns \| .*)"), 1) << md;
+}
+
+// The line number of the first line matching the pattern, or -1.
+int line_of(const std::string& text, const std::string& pattern) {
+  std::istringstream in(text);
+  int number = 0;
+  for (std::string line; std::getline(in, line); ++number) {
+    if (gbx_test::regex_match(line, pattern)) return number;
+  }
+  return -1;
+}
+
+TEST(MarkdownReport, ItOpensOnTheSummaryAndTheResultsAndEndsOnTheEnvironment) {
+  const std::string md = markdown({gemm_record("base", "run-1", "2026-01-01T00:00:00Z"),
+                                   gemm_record("cand", "run-2", "2026-01-02T00:00:00Z", 1.5)});
+  const int summary = line_of(md, "## Summary");
+  const int results = line_of(md, "## Results");
+  const int comparison = line_of(md, "## Comparison: #2 against #1");
+  const int pareto = line_of(md, "## Pareto fronts \\(run #2\\)");
+  const int environment = line_of(md, "## Environment and protocol");
+  ASSERT_GE(summary, 0) << md;
+  EXPECT_EQ(line_of(md, "# gbx report"), 0);
+  EXPECT_LT(summary, results) << md;
+  EXPECT_LT(results, line_of(md, row_pattern("gemm/fast/m:8"))) << md;
+  EXPECT_LT(results, comparison) << md;
+  EXPECT_LT(comparison, pareto) << md;
+  EXPECT_LT(pareto, environment) << md;
+  EXPECT_LT(environment, line_of(md, R"(\*\*Environment:\*\* host node-a.*)")) << "the facts come last\n" << md;
+  EXPECT_LT(environment, line_of(md, "### Run #1: `.*`")) << md;
+  // The summary: the counts of the last run, the regressions and the frontier.
+  EXPECT_EQ(line_of(md, "- 3 benchmarks measured \\(run #2\\), 1 failed accuracy, 0 flagged"), summary + 4) << md;
+  EXPECT_EQ(line_of(md, "- 3 slower and 0 faster than #1"), summary + 5) << md;
+  EXPECT_EQ(count_lines(md, "  - gemm/m=8 [a-z]+: 5[0-9]\\.[0-9]% slower, ratio .*"), 3) << md;
+  const int frontier = line_of(md, "  - gemm/m=8: fast");
+  EXPECT_GT(frontier, summary) << md;
+  EXPECT_LT(frontier, results) << md;
+}
+
+TEST(MarkdownReport, BenchmarksThatCouldNotRunGetOneSummaryLinePerReasonAndAList) {
+  Entry measured = report_test::entry("reduce/cpu/n:8", "reduce/n=8", "cpu", report_test::samples_around(1e-3));
+  const auto record =
+      report_test::with_not_run(report_test::gbx_record({measured}, "not-run", "2026-01-01T00:00:00Z"),
+                                {{"reduce/cub/n:8", "reduce/n=8", "cub", "no CUDA device", "no_cuda_device"},
+                                 {"reduce/warp/n:8", "reduce/n=8", "warp", "no CUDA device", "cuda_driver_missing"},
+                                 {"multi/nccl/n:8", "multi/n=8", "nccl", "needs two processes", "unavailable"}});
+  const std::string md = markdown({report_test::write(record, "record")});
+  const int results = line_of(md, "## Results");
+  const int summary_line = line_of(md, "- 2 CUDA benchmarks not run: no CUDA device");
+  EXPECT_GT(summary_line, line_of(md, "## Summary")) << md;
+  EXPECT_LT(summary_line, results) << md;
+  EXPECT_LT(line_of(md, "- 1 benchmark not run: needs two processes"), results) << md;
+  const int list = line_of(md, "2 CUDA benchmarks not run: no CUDA device:");
+  EXPECT_GT(list, results) << md;
+  EXPECT_EQ(line_of(md, "- reduce/n=8 cub \\(`reduce/cub/n:8`\\)"), list + 2) << md;
+  EXPECT_EQ(line_of(md, "- reduce/n=8 warp \\(`reduce/warp/n:8`\\)"), list + 3) << md;
+  EXPECT_GT(line_of(md, "- multi/n=8 nccl \\(`multi/nccl/n:8`\\)"),
+            line_of(md, "1 benchmark not run: needs two processes:"))
+      << md;
+  EXPECT_EQ(count_lines(md, R"(\| reduce/(cub|warp)/n:8 \|.*)"), 0) << "no rows of results for them";
+}
+
+TEST(MarkdownReport, ARecordFromBeforeNotRunListsItsSkippedBenchmarksAsBefore) {
+  Entry measured = report_test::entry("reduce/cpu/n:8", "reduce/n=8", "cpu", report_test::samples_around(1e-3));
+  const auto record =
+      report_test::with_skipped_entry(report_test::gbx_record({measured}, "old", "2026-01-01T00:00:00Z"),
+                                      {"reduce/cub/n:8", "reduce/n=8", "cub", "no CUDA device", ""});
+  const std::string md = markdown({report_test::write(record, "record")});
+  EXPECT_GT(line_of(md, "- skipped: `reduce/cub/n:8`: no CUDA device"), line_of(md, "## Results")) << md;
+  EXPECT_EQ(count_lines(md, ".* not run: .*"), 0) << md;
+}
+
+TEST(MarkdownReport, TheFlagsShownAreExplainedBelowTheTable) {
+  Entry a = report_test::entry("f/a", "f/n=1", "a", report_test::samples_around(1e-3));
+  a.flags = {"slow_start", "drift"};
+  const std::string md =
+      markdown({report_test::write(report_test::gbx_record({a}, "flags", "2026-01-01T00:00:00Z"), "record")});
+  const int legend = line_of(md, R"(\*\*Flags:\*\*)");
+  EXPECT_GT(legend, line_of(md, row_pattern("f/a"))) << md;
+  EXPECT_LT(legend, line_of(md, "## Environment and protocol")) << md;
+  // In flag_meanings() order, each with its meaning from reporters/flag_legend.cc.
+  EXPECT_EQ(line_of(md, "- `slow_start`: the first samples were slower than the rest: .*"), legend + 2) << md;
+  EXPECT_EQ(line_of(md, "- `drift`: the second half of the samples .*"), legend + 3) << md;
+  EXPECT_EQ(count_lines(md, "- `outliers`: .*"), 0) << "only the flags present";
+  const std::string clean = markdown({gemm_record("clean", "run-1", "2026-01-01T00:00:00Z")});
+  EXPECT_EQ(count_lines(clean, R"(\*\*Flags:\*\*)"), 0) << clean;
 }
 
 }  // namespace

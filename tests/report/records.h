@@ -165,6 +165,53 @@ inline json gbx_record(const std::vector<Entry>& entries, const std::string& run
   return record;
 }
 
+// One benchmark that could not run on the recording machine (gbx.not_run, docs/json-format.md).
+struct NotRun {
+  std::string name;
+  std::string problem;
+  std::string variant;
+  std::string reason;
+  std::string reason_code;
+};
+
+// The record with `items` under gbx.not_run, sealed again.
+inline json with_not_run(json record, const std::vector<NotRun>& items) {
+  json list = json::array();
+  for (const auto& n : items) {
+    list.push_back({{"name", n.name},
+                    {"family", n.name.substr(0, n.name.rfind('/'))},
+                    {"problem", n.problem},
+                    {"variant", n.variant},
+                    {"reason", n.reason},
+                    {"reason_code", n.reason_code}});
+  }
+  record["gbx"]["not_run"] = list;
+  record["gbx"].erase("checksum");
+  record = gbx_test::complete_record(record);
+  gbx::seal_record(record);
+  return record;
+}
+
+// The record with a benchmark that could not run listed among `benchmarks`, as records from before
+// gbx.not_run did (error_occurred, gbx.skipped), sealed again.
+inline json with_skipped_entry(json record, const NotRun& n) {
+  record["benchmarks"].push_back(
+      {{"name", n.name},
+       {"run_name", n.name},
+       {"run_type", "iteration"},
+       {"error_occurred", true},
+       {"error_message", "skipped: " + n.reason},
+       {"iterations", 0},
+       {"real_time", 0},
+       {"cpu_time", 0},
+       {"time_unit", "us"},
+       {"gbx", {{"problem", n.problem}, {"variant", n.variant}, {"region", "device"}, {"skipped", true}}}});
+  record["gbx"].erase("checksum");
+  record = gbx_test::complete_record(record);
+  gbx::seal_record(record);
+  return record;
+}
+
 // Plain Google Benchmark JSON: each name repeated, each repetition's real_time (ns) one value.
 inline json plain_record(const std::vector<std::pair<std::string, std::vector<double>>>& names,
                          const std::string& date = "2026-01-02T03:04:05+00:00") {

@@ -280,4 +280,49 @@ TEST(ReportModel, TheParetoSentenceNamesTheFrontierItsRolesAndEveryOtherVariant)
             "failed its accuracy check and is left out; error was not compared (not recorded for a and b).");
 }
 
+TEST(ReportModel, BenchmarksThatCouldNotRunAreReadFromNotRunAndGroupedByReason) {
+  Entry measured = report_test::entry("reduce/cpu/n:8", "reduce/n=8", "cpu", report_test::samples_around(1e-3));
+  const json record = report_test::with_not_run(
+      report_test::gbx_record({measured}, "not-run", "2026-01-01T00:00:00Z"),
+      {{"reduce/cub/n:8", "reduce/n=8", "cub", "no CUDA device (cudaGetDeviceCount: 100)", "no_cuda_device"},
+       {"multi/nccl/n:8", "multi/n=8", "nccl", "needs two processes", "unavailable"},
+       {"reduce/warp/n:8", "reduce/n=8", "warp", "no CUDA device (cudaGetDeviceCount: 100)", "no_cuda_device"}});
+  const ReportModel model = build_report_model({report_test::write(record, "record")});
+  const auto& run = model.runs[0];
+  ASSERT_EQ(run.benchmarks.size(), 1u) << "the not-run benchmarks are no rows of results";
+  ASSERT_EQ(run.not_run.size(), 3u);
+  EXPECT_EQ(run.not_run[0].label, "reduce/n=8 cub");
+  EXPECT_EQ(run.not_run[0].family, "reduce/cub");
+  EXPECT_EQ(run.not_run[1].reason_code, "unavailable");
+  const auto reasons = gbx::tools::not_run_reasons(run);
+  ASSERT_EQ(reasons.size(), 2u) << "one per reason, in the order first met";
+  EXPECT_EQ(reasons[0].sentence, "2 CUDA benchmarks not run: no CUDA device (cudaGetDeviceCount: 100)");
+  ASSERT_EQ(reasons[0].rows.size(), 2u);
+  EXPECT_EQ(reasons[0].rows[1]->name, "reduce/warp/n:8");
+  EXPECT_EQ(reasons[1].sentence, "1 benchmark not run: needs two processes") << "not a CUDA code: not called CUDA";
+}
+
+TEST(ReportModel, ARecordFromBeforeNotRunKeepsItsSkippedRows) {
+  Entry measured = report_test::entry("reduce/cpu/n:8", "reduce/n=8", "cpu", report_test::samples_around(1e-3));
+  const json record =
+      report_test::with_skipped_entry(report_test::gbx_record({measured}, "old", "2026-01-01T00:00:00Z"),
+                                      {"reduce/cub/n:8", "reduce/n=8", "cub", "no CUDA device", "no_cuda_device"});
+  const ReportModel model = build_report_model({report_test::write(record, "record")});
+  const auto& run = model.runs[0];
+  EXPECT_TRUE(run.not_run.empty());
+  ASSERT_EQ(run.benchmarks.size(), 2u);
+  EXPECT_TRUE(run.benchmarks[1].skipped);
+  EXPECT_EQ(run.benchmarks[1].skip_reason, "no CUDA device");
+}
+
+TEST(ReportModel, TheFlagsPresentAreListedOnceInTheOrderMet) {
+  Entry a = report_test::entry("f/a", "f/n=1", "a", report_test::samples_around(1e-3));
+  a.flags = {"drift", "outliers"};
+  Entry b = report_test::entry("f/b", "f/n=1", "b", report_test::samples_around(2e-3));
+  b.flags = {"outliers", "slow_start"};
+  const ReportModel model = build_report_model(
+      {report_test::write(report_test::gbx_record({a, b}, "flags", "2026-01-01T00:00:00Z"), "record")});
+  EXPECT_EQ(gbx::tools::flags_present(model.runs), (std::vector<std::string>{"drift", "outliers", "slow_start"}));
+}
+
 }  // namespace

@@ -50,11 +50,11 @@ for b in record["benchmarks"]:
     if b["name"] not in names:
         names.append(b["name"])
         problems.setdefault(b["gbx"]["problem"], []).append(b["gbx"]["variant"])
-print(len(names), sum(1 for v in problems.values() if len(v) >= 2))
+print(len(names), sum(1 for v in problems.values() if len(v) >= 2), len(record["gbx"].get("not_run", [])))
 for name in names:
     print(name)
 PY
-read -r measured pareto_problems <"$dir/expected"
+read -r measured pareto_problems not_run <"$dir/expected"
 mapfile -t names < <(tail -n +2 "$dir/expected")
 [[ $measured -ge 4 && $pareto_problems -ge 1 ]] || fail "the runs measured too little: $measured, $pareto_problems"
 
@@ -78,7 +78,7 @@ for n in 1 2 3; do
   markdown "$md" "$@"
   expect "$md" '^# gbx report$' "title"
   for i in $(seq 1 "$n"); do
-    expect "$md" "^## Run #$i: \`[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[0-9a-f]{4}-[0-9a-f]{12}\`$" "run $i header"
+    expect "$md" "^### Run #$i: \`[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[0-9a-f]{4}-[0-9a-f]{12}\`$" "run $i header"
   done
   [[ $(count '^File `.*` \| created 20[0-9]{2}-[0-9]{2}-[0-9]{2}T[0-9:]{8}Z \| checksum: intact$' "$md") -eq $n ]] ||
     fail "one header line per run with its date and checksum status"
@@ -112,6 +112,15 @@ for n in 1 2 3; do
     done
   else
     refuse "$md" '^## Trend' "a trend with $n runs"
+  fi
+  # The results first, the environment last (issue 14): the order of the sections.
+  mapfile -t order < <(grep -E '^## ' "$md" | sed 's/^## //;s/ .*//' | head -2; grep -E '^## ' "$md" | sed 's/^## //;s/ .*//' | tail -1)
+  [[ "${order[*]}" == "Summary Results Environment" ]] || fail "sections out of order: ${order[*]}"
+  if [[ $not_run -gt 0 ]]; then
+    # No GPU here: the CUDA reductions are listed as not run, one line per reason in the summary.
+    summary_not_run=$(sed -n '/^## Summary$/,/^## Results$/p' "$md" | grep -E '^- [0-9]+ (CUDA )?benchmarks? not run: ' |
+      awk '{ sum += $2 } END { print sum + 0 }')
+    [[ $summary_not_run -eq $not_run ]] || fail "the summary counts $summary_not_run not run of $not_run"
   fi
   refuse "$md" '(^|[^A-Za-z])(NaN|nan|-?inf|Infinity)([^A-Za-z]|$)' "non-finite numbers"
 done
