@@ -1,0 +1,66 @@
+#pragma once
+
+#include <cstddef>
+#include <optional>
+#include <vector>
+
+#include "stats/statistics.h"
+
+// Queueing theory the load measurements are checked against (extensions/load, docs/load.md). Pure;
+// rates are per second, times in seconds. What cannot be computed (a rate or time that is not finite
+// and positive, a negative variance, a utilisation of 1 or more: no steady state) is absent.
+
+namespace gbx {
+
+// An M/G/1 queue's steady state: Poisson arrivals at `arrival_rate`, one server whose service times
+// have mean `service_mean` and variance `service_variance`, first come first served.
+struct QueueSteadyState {
+  double utilization = 0.0;    // rho = lambda E[S]
+  double mean_wait = 0.0;      // Wq, in the queue before service (Pollaczek-Khinchine)
+  double mean_response = 0.0;  // W = Wq + E[S], arrival to completion
+  double mean_in_queue = 0.0;  // Lq = lambda Wq
+  double mean_in_system = 0.0; // L = lambda W
+};
+
+// Pollaczek-Khinchine: Wq = lambda E[S^2] / (2 (1 - rho)), E[S^2] = Var[S] + E[S]^2.
+std::optional<QueueSteadyState> mg1_steady_state(double arrival_rate, double service_mean, double service_variance);
+// Deterministic service (variance 0): Wq = rho E[S] / (2 (1 - rho)).
+std::optional<QueueSteadyState> md1_steady_state(double arrival_rate, double service_time);
+// Exponential service (variance E[S]^2): Wq = rho E[S] / (1 - rho).
+std::optional<QueueSteadyState> mm1_steady_state(double arrival_rate, double service_mean);
+
+// Little's law, L = lambda W, on measured values: lambda the throughput, W the mean time in the
+// system, L the time-average number in it. relative_gap = |lambda W - L| / max(lambda W, L); the law
+// holds when the gap is at most the tolerance. A gap beyond it means the window the three were
+// measured over is wrong (requests cut at its edges, a warm-up inside it, a clock that disagrees).
+struct LittlesLawCheck {
+  double throughput = 0.0;
+  double mean_time_in_system = 0.0;
+  double mean_in_system = 0.0;
+  double lambda_w = 0.0;
+  double relative_gap = 0.0;
+  double tolerance = 0.0;
+  bool holds = false;
+};
+
+// Absent for non-finite or negative input, or a tolerance outside [0, 1).
+std::optional<LittlesLawCheck> littles_law_check(double throughput, double mean_time_in_system,
+                                                 double mean_in_system, double tolerance);
+
+// A rate over a window, with an interval by batch means: the window is cut into `batches` equal
+// parts, the rate of each is its event count over its length, and the interval is Student's t over
+// those rates. Batch means rather than a Poisson interval because the events of a closed loop or a
+// queue are not a Poisson process (a closed loop's completions are more regular than Poisson's).
+struct RateEstimate {
+  double rate = 0.0;  // all events in the window over its length
+  std::size_t events = 0;
+  double window_seconds = 0.0;
+  std::optional<Interval> interval;  // absent for fewer than 2 batches
+};
+
+// event_times outside [window_start, window_end) are ignored. Absent when the window is empty or
+// not finite.
+std::optional<RateEstimate> rate_in_window(const std::vector<double>& event_times, double window_start,
+                                           double window_end, std::size_t batches = 10, double level = 0.95);
+
+}  // namespace gbx
