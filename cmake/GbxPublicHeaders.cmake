@@ -3,12 +3,16 @@
 set(GBX_PUBLIC_HEADERS
   extensions/accuracy.h
   extensions/fixture.h
+  extensions/load/load_plan.h
+  extensions/load/load_result.h
   extensions/measurement.h
   extensions/protocol.h
   extensions/reference_cache.h
   extensions/run_record.h
   extensions/span.h
-  extensions/timer.h)
+  extensions/timer.h
+  stats/queueing.h
+  stats/statistics.h)
 if(GBX_HAVE_CUDA)
   list(APPEND GBX_PUBLIC_HEADERS extensions/cuda_check.h extensions/cuda_fixture.h extensions/device_array.h)
 endif()

@@ -6,6 +6,8 @@
 #include <string>
 #include <vector>
 
+#include "extensions/load/load_plan.h"
+
 namespace gbx {
 
 enum class CacheMode { hot, cold };
@@ -26,6 +28,8 @@ struct Protocol {
   double batch_resolution_factor = 100.0;
   // Processes the selection runs in (--gbx_processes); 1 when everything runs in this process.
   std::int64_t processes = 1;
+  // The load sweep's flags (--gbx_concurrency and friends; docs/load.md).
+  LoadFlags load;
 };
 
 // A bad --gbx_* flag; what() names the flag and the value.
