@@ -186,3 +186,7 @@ RegisteredBenchmark* register_fixture_under_load(const std::string& family, cons
 #define GBX_BENCHMARK(Fixture, family, variant)                                                        \
   [[maybe_unused]] static ::gbx::RegisteredBenchmark* GBX_CONCAT(gbx_registered_, __COUNTER__) = \
       ::gbx::register_fixture<Fixture>(family, variant)
+// GBX_BENCHMARK_UNDER_LOAD(MyFixture, "reduce", "kahan", plan)->Arg(1 << 12): with a load sweep.
+#define GBX_BENCHMARK_UNDER_LOAD(Fixture, family, variant, plan)                                        \
+  [[maybe_unused]] static ::gbx::RegisteredBenchmark* GBX_CONCAT(gbx_registered_, __COUNTER__) = \
+      ::gbx::register_fixture_under_load<Fixture>(family, variant, plan)

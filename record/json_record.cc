@@ -7,6 +7,7 @@
 #include <stdexcept>
 
 #include "record/json_number.h"
+#include "record/load_json.h"
 
 namespace gbx {
 
@@ -89,6 +90,7 @@ nlohmann::json entry_json(const RunRecord& r, bool aggregate, const RunAnalysis*
   g["stats"] = stats_json(a);
   g["outliers"] = outliers_json(a);
   g["flags"] = flags_json(a);
+  if (r.load) g["load"] = load_json(*r.load);
   return g;
 }
 

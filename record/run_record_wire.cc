@@ -7,6 +7,7 @@
 #include <string>
 
 #include "record/json_number.h"
+#include "record/load_json.h"
 
 namespace gbx {
 
@@ -87,6 +88,7 @@ Json run_record_json(const RunRecord& r) {
       {"target_rel_ci", finite_or_null(r.stopping.target_rel_ci)},
       {"reached", r.stopping.reached},
       {"achieved_rel_ci", r.stopping.achieved_rel_ci ? finite_or_null(*r.stopping.achieved_rel_ci) : Json()}};
+  if (r.load) j["load"] = load_json(*r.load);
   return j;
 }
 
@@ -143,6 +145,8 @@ RunRecord run_record_from_json(const Json& j) {
   r.stopping.target_rel_ci = number_or(stop, "target_rel_ci", 0.0);
   r.stopping.reached = stop.at("reached").get<bool>();
   r.stopping.achieved_rel_ci = optional_from<double>(stop, "achieved_rel_ci");
+  // The load sweep of each process; the merge keeps the first process's (docs/load.md).
+  if (const auto load = j.find("load"); load != j.end() && load->is_object()) r.load = load_from_json(*load);
   return r;
 }
 

@@ -27,11 +27,13 @@ struct Position {
   double latency_upper = 0.0;
   double error = 0.0;
   double memory = 0.0;
+  double throughput = 0.0;  // at the latency bound: higher is better
 };
 
 struct Used {
   bool error = false;
   bool memory = false;
+  bool throughput = false;
 };
 
 // Lower is better on every objective; on latency, "better" needs the intervals to separate.
@@ -45,6 +47,10 @@ bool dominates(const Position& a, const Position& b, Used used) {
   if (used.memory) {
     if (a.memory > b.memory) return false;
     better = better || a.memory < b.memory;
+  }
+  if (used.throughput) {
+    if (a.throughput < b.throughput) return false;
+    better = better || a.throughput > b.throughput;
   }
   return better;
 }
@@ -110,6 +116,7 @@ ParetoGroup analyze_pareto(const std::string& problem, const std::vector<ParetoC
     v.error = finite(candidate.error);
     v.memory_bytes = finite(candidate.memory_bytes);
     v.memory_kind = candidate.memory_kind;
+    v.throughput_at_bound = finite(candidate.throughput_at_bound);
     group.variants.push_back(std::move(v));
     laws.emplace_back(candidate.latency_samples);
   }
@@ -118,15 +125,23 @@ ParetoGroup analyze_pareto(const std::string& problem, const std::vector<ParetoC
   // not others would make "non-dominated" mean different things for different variants.
   MissingObjective no_error{"error", {}};
   MissingObjective no_memory{"memory", {}};
+  // Throughput at the latency bound is considered only when some variant ran a load sweep with a bound.
+  MissingObjective no_throughput{"throughput_at_bound", {}};
+  bool any_throughput = false;
   for (const ParetoVariant& v : group.variants) {
     if (!v.error) no_error.variants.push_back(v.name);
     if (!v.memory_bytes) no_memory.variants.push_back(v.name);
+    if (!v.throughput_at_bound) no_throughput.variants.push_back(v.name);
+    any_throughput = any_throughput || v.throughput_at_bound.has_value();
   }
-  const Used used{no_error.variants.empty(), no_memory.variants.empty()};
+  if (!any_throughput) no_throughput.variants.clear();
+  const Used used{no_error.variants.empty(), no_memory.variants.empty(),
+                  any_throughput && no_throughput.variants.empty()};
   group.objectives.push_back("latency");
   if (used.error) group.objectives.push_back("error");
   if (used.memory) group.objectives.push_back("memory");
-  for (MissingObjective* missing : {&no_latency, &no_error, &no_memory}) {
+  if (used.throughput) group.objectives.push_back("throughput_at_bound");
+  for (MissingObjective* missing : {&no_latency, &no_error, &no_memory, &no_throughput}) {
     if (!missing->variants.empty()) group.missing.push_back(std::move(*missing));
   }
 
@@ -134,7 +149,8 @@ ParetoGroup analyze_pareto(const std::string& problem, const std::vector<ParetoC
   std::vector<Position> positions(count);
   for (std::size_t i = 0; i < count; ++i) {
     const ParetoVariant& v = group.variants[i];
-    positions[i] = {v.latency_lower, v.latency_upper, v.error.value_or(0.0), v.memory_bytes.value_or(0.0)};
+    positions[i] = {v.latency_lower, v.latency_upper, v.error.value_or(0.0), v.memory_bytes.value_or(0.0),
+                    v.throughput_at_bound.value_or(0.0)};
   }
   const std::vector<bool> on_frontier = frontier_of(positions, used);
   for (std::size_t i = 0; i < count; ++i) {
@@ -248,6 +264,7 @@ std::vector<ParetoGroup> pareto_from_record(const nlohmann::json& record, const 
     if (c.accuracy_failed) c.failure = failure_text(gbx);
     c.memory_kind = gbx.value("region", "") == "cpu" ? "host_peak_bytes" : "device_peak_bytes";
     c.memory_bytes = number_at(gbx.value("memory", nlohmann::json()), c.memory_kind.c_str());
+    c.throughput_at_bound = number_at(gbx.value("load", nlohmann::json()), "throughput_at_bound_per_second");
 
     if (first) {
       candidates.push_back(std::move(c));
@@ -258,6 +275,9 @@ std::vector<ParetoGroup> pareto_from_record(const nlohmann::json& record, const 
     pooled.latency_samples.insert(pooled.latency_samples.end(), c.latency_samples.begin(), c.latency_samples.end());
     pooled.error = worst(pooled.error, c.error);
     pooled.memory_bytes = worst(pooled.memory_bytes, c.memory_bytes);
+    pooled.throughput_at_bound = pooled.throughput_at_bound && c.throughput_at_bound
+                                     ? std::min(*pooled.throughput_at_bound, *c.throughput_at_bound)
+                                     : std::optional<double>();
     if (c.accuracy_failed && !pooled.accuracy_failed) {
       pooled.accuracy_failed = true;
       pooled.failure = c.failure;
@@ -295,6 +315,7 @@ nlohmann::json pareto_json(const std::vector<ParetoGroup>& groups) {
                                {"error", finite_or_null(v.error)},
                                {"memory_bytes", finite_or_null(v.memory_bytes)},
                                {"memory_kind", v.memory_kind},
+                               {"throughput_at_bound_per_second", finite_or_null(v.throughput_at_bound)},
                                {"on_frontier", v.on_frontier},
                                {"dominated_by", v.dominated_by ? nlohmann::json(*v.dominated_by) : nlohmann::json()},
                                {"frontier_probability", finite_or_null(v.frontier_probability)}});

@@ -55,35 +55,46 @@ ClosedLoopRun run_closed_loop(ServicePool& pool, std::size_t concurrency, std::i
   bool issuing = true;
   std::int64_t completed = 0;
   std::int64_t completed_in_window = 0;
-  std::size_t in_flight = 0;
+  std::size_t in_flight = 0;  // workers still running requests
+  // The window opens once every worker has finished a request: a thread that is slow to wake would
+  // otherwise leave a short window to the others, and the level would not run at its concurrency.
+  std::vector<bool> finished_one(workers, false);
+  std::size_t workers_finished = 0;
+  const auto stop_issuing = [&] {
+    issuing = false;
+    pool.set_repeat(false);
+  };
+  pool.set_repeat(true);
   for (std::size_t slot = 0; slot < workers; ++slot, ++in_flight) pool.start(slot);
   while (in_flight > 0) {
     const auto done = pool.wait_until(kInfinity);
     if (!done) break;
-    --in_flight;
+    if (!done->restarted) --in_flight;
     run.requests.push_back({done->start, done->start, done->start, done->end});
     ++completed;
     if (!issuing) continue;
     if (!window_open) {
-      if (completed >= warmup_requests) {
+      if (!finished_one[done->slot]) {
+        finished_one[done->slot] = true;
+        ++workers_finished;
+      }
+      if (completed >= warmup_requests && workers_finished == workers) {
         window_open = true;
         run.window_start = done->end;
       }
     } else if (++completed_in_window >= requests) {
-      issuing = false;
       run.window_end = done->end;
+      stop_issuing();
       continue;
     }
     if (pool.now() - begin >= max_seconds) {
-      issuing = false;
       run.time_bound_reached = true;
       run.window_end = done->end;
       if (!window_open) run.window_start = begin;
-      continue;
+      stop_issuing();
     }
-    pool.start(done->slot);
-    ++in_flight;
   }
+  pool.set_repeat(false);
   return run;
 }
 
@@ -285,12 +296,12 @@ LoadResult run_load_sweep(ServicePool& pool, const LoadPlan& plan, const std::fu
     if (stop()) break;
     const double rate = load * *result.capacity_rate;
     const auto warmup = static_cast<std::size_t>(std::max<std::int64_t>(plan.warmup_requests, 0));
-    const auto offsets = arrival_offsets(plan.arrivals, rate, warmup + static_cast<std::size_t>(plan.requests),
-                                         plan.arrival_seed);
-    const auto run = run_open_loop(pool, static_cast<std::size_t>(plan.servers), offsets, warmup,
-                                   plan.max_seconds_per_level);
-    OpenLoopLevel level = analyze_open_loop(run, rate, plan.servers, plan.littles_law_tolerance,
-                                            plan.saturation_tolerance);
+    const auto offsets =
+        arrival_offsets(plan.arrivals, rate, warmup + static_cast<std::size_t>(plan.requests), plan.arrival_seed);
+    const auto run =
+        run_open_loop(pool, static_cast<std::size_t>(plan.servers), offsets, warmup, plan.max_seconds_per_level);
+    OpenLoopLevel level =
+        analyze_open_loop(run, rate, plan.servers, plan.littles_law_tolerance, plan.saturation_tolerance);
     level.offered_load = load;
     result.open_loop.push_back(std::move(level));
   }

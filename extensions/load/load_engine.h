@@ -16,6 +16,7 @@ struct Completion {
   std::size_t slot = 0;
   double start = 0.0;
   double end = 0.0;
+  bool restarted = false;  // the worker went straight on to its next request (set_repeat)
 };
 
 // The workers the engine hands requests to, and the clock it reads. Real: a thread per worker
@@ -28,6 +29,9 @@ class ServicePool {
   virtual double now() = 0;
   // Starts one request on an idle worker.
   virtual void start(std::size_t slot) = 0;
+  // While on, a worker starts its next request as soon as one ends, without waiting for start(): a
+  // closed loop with no hand-over through the engine between two requests.
+  virtual void set_repeat(bool repeat) = 0;
   // The next completion; nothing once `deadline` (on now()'s clock) comes first. Called with an
   // infinite deadline only while a request is in flight.
   virtual std::optional<Completion> wait_until(double deadline) = 0;
@@ -54,7 +58,7 @@ struct ClosedLoopRun {
 };
 
 // `concurrency` workers (at most pool.slots()) each run request after request. The window opens at
-// the warm_up-th completion and closes at the `requests`-th after it, or when max_seconds have
+// the warm_up-th completion, or later, once every worker has finished one, and closes at the `requests`-th after it, or when max_seconds have
 // passed; what is in flight then is finished, not counted.
 ClosedLoopRun run_closed_loop(ServicePool& pool, std::size_t concurrency, std::int64_t warmup_requests,
                               std::int64_t requests, double max_seconds);

@@ -9,9 +9,7 @@
 
 namespace gbx {
 
-const char* to_string(ArrivalProcess process) {
-  return process == ArrivalProcess::constant ? "constant" : "poisson";
-}
+const char* to_string(ArrivalProcess process) { return process == ArrivalProcess::constant ? "constant" : "poisson"; }
 
 namespace {
 
@@ -50,8 +48,8 @@ bool parse_positive(const std::string& text, double& out) {
 }  // namespace
 
 const std::vector<std::string>& load_flag_names() {
-  static const std::vector<std::string> names = {"gbx_concurrency",    "gbx_offered_load",   "gbx_arrivals",
-                                                 "gbx_arrival_seed",   "gbx_latency_bound", "gbx_load_requests"};
+  static const std::vector<std::string> names = {"gbx_concurrency",  "gbx_offered_load",  "gbx_arrivals",
+                                                 "gbx_arrival_seed", "gbx_latency_bound", "gbx_load_requests"};
   return names;
 }
 

@@ -38,12 +38,12 @@ struct ClosedLoopLevel {
 
 // One open-loop level: arrivals at `offered_rate`, queued, served by `servers` workers.
 struct OpenLoopLevel {
-  double offered_load = 0.0;  // the fraction of the capacity asked for (0 when given as a rate)
-  double offered_rate = 0.0;  // requests per second asked for
-  double arrival_rate = 0.0;  // requests per second that arrived in the window (Poisson varies)
+  double offered_load = 0.0;             // the fraction of the capacity asked for (0 when given as a rate)
+  double offered_rate = 0.0;             // requests per second asked for
+  double arrival_rate = 0.0;             // requests per second that arrived in the window (Poisson varies)
   std::optional<RateEstimate> achieved;  // completions per second in the window
   std::int64_t servers = 1;
-  std::int64_t requests = 0;  // arrived in the window
+  std::int64_t requests = 0;      // arrived in the window
   std::int64_t not_released = 0;  // arrivals never released: the time bound came first
   double window_seconds = 0.0;
   double latency_mean_seconds = 0.0;  // scheduled arrival to end: queueing included
@@ -76,7 +76,7 @@ struct LoadResult {
   // the closed loop when there is no open loop), and where it came from.
   std::optional<double> throughput_at_bound;
   std::string throughput_at_bound_source;  // "open_loop" or "closed_loop"
-  std::string error;  // the sweep failed part-way; the levels measured before are kept
+  std::string error;                       // the sweep failed part-way; the levels measured before are kept
 };
 
 }  // namespace gbx

@@ -24,12 +24,14 @@ class SimulatedPool final : public ServicePool {
   std::size_t slots() const override { return slots_; }
   double now() override { return clock_; }
   void start(std::size_t slot) override { pending_.push({clock_ + service_(), clock_, slot, sequence_++}); }
+  void set_repeat(bool repeat) override { repeat_ = repeat; }
   std::optional<Completion> wait_until(double deadline) override {
     if (!pending_.empty() && pending_.top().end <= deadline) {
       const Event e = pending_.top();
       pending_.pop();
       clock_ = std::max(clock_, e.end);
-      return Completion{e.slot, e.start, e.end};
+      if (repeat_) start(e.slot);
+      return Completion{e.slot, e.start, e.end, repeat_};
     }
     if (std::isfinite(deadline)) clock_ = std::max(clock_, deadline + overshoot_);
     return std::nullopt;
@@ -41,13 +43,12 @@ class SimulatedPool final : public ServicePool {
     double start;
     std::size_t slot;
     std::uint64_t sequence;  // ties end in start order
-    bool operator>(const Event& other) const {
-      return end != other.end ? end > other.end : sequence > other.sequence;
-    }
+    bool operator>(const Event& other) const { return end != other.end ? end > other.end : sequence > other.sequence; }
   };
   std::size_t slots_;
   std::function<double()> service_;
   double overshoot_;
+  bool repeat_ = false;
   double clock_ = 1000.0;  // not zero, so that absolute and relative times cannot be confused
   std::uint64_t sequence_ = 0;
   std::priority_queue<Event, std::vector<Event>, std::greater<Event>> pending_;
