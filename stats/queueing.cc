@@ -36,8 +36,8 @@ std::optional<QueueSteadyState> mm1_steady_state(double arrival_rate, double ser
   return mg1_steady_state(arrival_rate, service_mean, service_mean * service_mean);
 }
 
-std::optional<LittlesLawCheck> littles_law_check(double throughput, double mean_time_in_system,
-                                                 double mean_in_system, double tolerance) {
+std::optional<LittlesLawCheck> littles_law_check(double throughput, double mean_time_in_system, double mean_in_system,
+                                                 double tolerance) {
   const auto usable = [](double x) { return std::isfinite(x) && x >= 0.0; };
   if (!usable(throughput) || !usable(mean_time_in_system) || !usable(mean_in_system) || !usable(tolerance) ||
       tolerance >= 1.0) {

@@ -15,11 +15,11 @@ namespace gbx {
 // An M/G/1 queue's steady state: Poisson arrivals at `arrival_rate`, one server whose service times
 // have mean `service_mean` and variance `service_variance`, first come first served.
 struct QueueSteadyState {
-  double utilization = 0.0;    // rho = lambda E[S]
-  double mean_wait = 0.0;      // Wq, in the queue before service (Pollaczek-Khinchine)
-  double mean_response = 0.0;  // W = Wq + E[S], arrival to completion
-  double mean_in_queue = 0.0;  // Lq = lambda Wq
-  double mean_in_system = 0.0; // L = lambda W
+  double utilization = 0.0;     // rho = lambda E[S]
+  double mean_wait = 0.0;       // Wq, in the queue before service (Pollaczek-Khinchine)
+  double mean_response = 0.0;   // W = Wq + E[S], arrival to completion
+  double mean_in_queue = 0.0;   // Lq = lambda Wq
+  double mean_in_system = 0.0;  // L = lambda W
 };
 
 // Pollaczek-Khinchine: Wq = lambda E[S^2] / (2 (1 - rho)), E[S^2] = Var[S] + E[S]^2.
@@ -44,8 +44,8 @@ struct LittlesLawCheck {
 };
 
 // Absent for non-finite or negative input, or a tolerance outside [0, 1).
-std::optional<LittlesLawCheck> littles_law_check(double throughput, double mean_time_in_system,
-                                                 double mean_in_system, double tolerance);
+std::optional<LittlesLawCheck> littles_law_check(double throughput, double mean_time_in_system, double mean_in_system,
+                                                 double tolerance);
 
 // A rate over a window, with an interval by batch means: the window is cut into `batches` equal
 // parts, the rate of each is its event count over its length, and the interval is Student's t over
