@@ -161,7 +161,7 @@ CommandLine parse_command_line(const std::vector<std::string>& args) {
   }
   parse_process_flags(given, line);
   for (const auto& name : load_names) {
-    if (const std::string* value = given(name.c_str())) parse_load_flag(name, *value, p.load);
+    if (const std::string* value = given(name.c_str())) parse_load_flag(name, *value, line.load);
   }
   return line;
 }

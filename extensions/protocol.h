@@ -28,8 +28,6 @@ struct Protocol {
   double batch_resolution_factor = 100.0;
   // Processes the selection runs in (--gbx_processes); 1 when everything runs in this process.
   std::int64_t processes = 1;
-  // The load sweep's flags (--gbx_concurrency and friends; docs/load.md).
-  LoadFlags load;
 };
 
 // A bad --gbx_* flag; what() names the flag and the value.
@@ -56,6 +54,7 @@ struct CommandLine {
   ProcessOptions processes;
   std::string out_dir;                   // --gbx_out_dir: where the record is written, empty for none
   bool list_not_run = false;             // --gbx_list_not_run: name each benchmark that could not run here
+  LoadFlags load;                        // --gbx_concurrency and friends (docs/load.md)
   std::vector<std::string> passthrough;  // everything else, in order, for Google Benchmark
 };
 

@@ -8,7 +8,6 @@
 #include "extensions/fixture.h"
 #include "extensions/interrupt.h"
 #include "extensions/load/thread_pool.h"
-#include "extensions/protocol.h"
 
 namespace gbx {
 
@@ -26,7 +25,7 @@ struct Workers {
 std::optional<LoadResult> FixtureLoadAccess::measure(FixtureBase& fixture, const benchmark::State& state,
                                                      const std::vector<std::int64_t>& args) {
   LoadPlan plan;
-  if (!effective_load_plan(fixture.load_plan_.get(), active_protocol().load, args, plan)) return std::nullopt;
+  if (!effective_load_plan(fixture.load_plan_.get(), active_load_flags(), args, plan)) return std::nullopt;
   LoadResult result;
   result.workers = std::string(fixture.region()) == "cpu" ? "threads" : "streams";
   result.arrivals = plan.arrivals;

@@ -75,7 +75,7 @@ void parse_load_flag(const std::string& name, const std::string& value, LoadFlag
     }
   } else if (name == "gbx_arrivals") {
     if (value != "poisson" && value != "constant") refuse(name, value, "poisson or constant");
-    flags.arrivals = value;
+    flags.arrivals = value == "constant" ? ArrivalProcess::constant : ArrivalProcess::poisson;
   } else if (name == "gbx_arrival_seed") {
     long long seed = 0;
     if (!parse_integer(value, 0, seed)) refuse(name, value, "a non-negative integer");
@@ -102,6 +102,19 @@ std::string load_flags_help() {
          "  --gbx_load_requests=N  measured requests per load level (default 200)\n";
 }
 
+namespace {
+
+LoadFlags& load_flags_storage() {
+  static LoadFlags flags;
+  return flags;
+}
+
+}  // namespace
+
+const LoadFlags& active_load_flags() { return load_flags_storage(); }
+
+void set_active_load_flags(const LoadFlags& flags) { load_flags_storage() = flags; }
+
 bool effective_load_plan(const LoadPlan* registered, const LoadFlags& flags, const std::vector<std::int64_t>& args,
                          LoadPlan& plan) {
   if (flags.off) return false;
@@ -110,9 +123,7 @@ bool effective_load_plan(const LoadPlan* registered, const LoadFlags& flags, con
   plan = registered != nullptr ? *registered : LoadPlan{};
   if (!flags.concurrency.empty()) plan.concurrency = flags.concurrency;
   if (!flags.offered_load.empty()) plan.offered_load = flags.offered_load;
-  if (!flags.arrivals.empty()) {
-    plan.arrivals = flags.arrivals == "constant" ? ArrivalProcess::constant : ArrivalProcess::poisson;
-  }
+  if (flags.arrivals) plan.arrivals = *flags.arrivals;
   if (flags.arrival_seed >= 0) plan.arrival_seed = static_cast<std::uint64_t>(flags.arrival_seed);
   if (flags.latency_bound_seconds > 0.0) plan.latency_bound_seconds = flags.latency_bound_seconds;
   if (flags.requests > 0) plan.requests = flags.requests;

@@ -2,6 +2,7 @@
 
 #include <cstdint>
 #include <functional>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -34,15 +35,15 @@ struct LoadPlan {
 
 // The --gbx_* load flags as given; what is absent keeps the registration's value.
 struct LoadFlags {
-  bool off = false;                       // --gbx_concurrency=off: no sweep at all
-  std::vector<std::int64_t> concurrency;  // --gbx_concurrency=1,2,4,8
-  std::vector<double> offered_load;       // --gbx_offered_load=0.5,0.9,1.2
-  std::string arrivals;                   // --gbx_arrivals=poisson|constant
-  std::int64_t arrival_seed = -1;         // --gbx_arrival_seed
-  double latency_bound_seconds = -1.0;    // --gbx_latency_bound (seconds)
-  std::int64_t requests = -1;             // --gbx_load_requests
+  bool off = false;                        // --gbx_concurrency=off: no sweep at all
+  std::vector<std::int64_t> concurrency;   // --gbx_concurrency=1,2,4,8
+  std::vector<double> offered_load;        // --gbx_offered_load=0.5,0.9,1.2
+  std::optional<ArrivalProcess> arrivals;  // --gbx_arrivals=poisson|constant
+  std::int64_t arrival_seed = -1;          // --gbx_arrival_seed
+  double latency_bound_seconds = -1.0;     // --gbx_latency_bound (seconds)
+  std::int64_t requests = -1;              // --gbx_load_requests
   bool any() const {
-    return !concurrency.empty() || !offered_load.empty() || !arrivals.empty() || arrival_seed >= 0 ||
+    return !concurrency.empty() || !offered_load.empty() || arrivals.has_value() || arrival_seed >= 0 ||
            latency_bound_seconds >= 0.0 || requests >= 0;
   }
 };
@@ -52,6 +53,10 @@ const std::vector<std::string>& load_flag_names();
 // Parses one load flag's value into flags; throws FlagError naming the flag and the value.
 void parse_load_flag(const std::string& name, const std::string& value, LoadFlags& flags);
 std::string load_flags_help();
+
+// The load flags the running benchmarks follow; set once by the driver, with the protocol.
+const LoadFlags& active_load_flags();
+void set_active_load_flags(const LoadFlags& flags);
 
 // The sweep a benchmark with these arguments runs: the registration's plan (null: none) with the
 // flags applied. False when there is none: neither asks for one, the plan does not apply to these

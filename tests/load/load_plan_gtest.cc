@@ -11,10 +11,10 @@ TEST(LoadPlan, FlagsParseThroughTheCommandLine) {
   const CommandLine line =
       parse_command_line({"--gbx_concurrency=1,2,8", "--gbx_offered_load=0.5,1.25", "--gbx_arrivals=constant",
                           "--gbx_latency_bound=0.002", "--gbx_arrival_seed=7", "--gbx_load_requests=50", "--other"});
-  const LoadFlags& f = line.protocol.load;
+  const LoadFlags& f = line.load;
   EXPECT_EQ(f.concurrency, (std::vector<std::int64_t>{1, 2, 8}));
   EXPECT_EQ(f.offered_load, (std::vector<double>{0.5, 1.25}));
-  EXPECT_EQ(f.arrivals, "constant");
+  EXPECT_EQ(f.arrivals, std::optional<ArrivalProcess>(ArrivalProcess::constant));
   EXPECT_DOUBLE_EQ(f.latency_bound_seconds, 0.002);
   EXPECT_EQ(f.arrival_seed, 7);
   EXPECT_EQ(f.requests, 50);

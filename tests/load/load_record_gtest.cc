@@ -1,11 +1,14 @@
 // gbx.load in the record (record/load_json.h): valid against the schema's load definition, and
 // read back unchanged (the path of a --gbx_processes child's sweep to its parent).
+#include <algorithm>
+
 #include <gtest/gtest.h>
 
 #include "extensions/load/load_engine.h"
 #include "record/json_record.h"
 #include "record/load_json.h"
 #include "record/record_schema.h"
+#include "reporters/run_analysis.h"
 #include "tests/load/simulated_pool.h"
 
 namespace gbx {
@@ -59,6 +62,26 @@ TEST(LoadRecord, EntryCarriesTheSectionOnlyWhenASweepRan) {
   const nlohmann::json entry = entry_json(record, false);
   ASSERT_TRUE(entry.contains("load"));
   EXPECT_EQ(entry.at("load").at("workers"), "threads");
+}
+
+TEST(LoadRecord, ViolatedLittlesLawRaisesAFlag) {
+  RunRecord record;
+  record.region = "cpu";
+  record.measurement.samples = {1e-3, 1.1e-3, 0.9e-3};
+  record.load = simulated_sweep();
+  const auto has_flag = [](const RunAnalysis& a) {
+    return std::any_of(a.flags.begin(), a.flags.end(), [](const Flag& f) { return f.name == "littles_law_violated"; });
+  };
+  EXPECT_FALSE(has_flag(analyze_run(record)));
+  record.load->closed_loop[1].littles_law_violated = true;
+  record.load->closed_loop[1].littles_law->relative_gap = 0.25;
+  const RunAnalysis analysis = analyze_run(record);
+  ASSERT_TRUE(has_flag(analysis));
+  for (const auto& f : analysis.flags) {
+    if (f.name != "littles_law_violated") continue;
+    EXPECT_EQ(f.value, std::optional<double>(0.25));
+    EXPECT_NE(f.message.find("c=2"), std::string::npos) << f.message;
+  }
 }
 
 }  // namespace
