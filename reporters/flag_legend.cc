@@ -24,6 +24,9 @@ const std::vector<FlagMeaning>& flag_meanings() {
       {"too_few_samples", "fewer samples than --gbx_min_samples were taken"},
       {"below_resolution",
        "cold samples shorter than 100 timer resolutions: the timer's tick is a visible part of each"},
+      {"littles_law_violated",
+       "under load, throughput x latency disagreed with the mean number in flight (Little's law): the "
+       "level's window was too short or cut requests, so its numbers are not to be trusted"},
   };
   return meanings;
 }
