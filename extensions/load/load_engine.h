@@ -58,8 +58,9 @@ struct ClosedLoopRun {
 };
 
 // `concurrency` workers (at most pool.slots()) each run request after request. The window opens at
-// the warm_up-th completion, or later, once every worker has finished one, and closes at the `requests`-th after it, or when max_seconds have
-// passed; what is in flight then is finished, not counted.
+// the warm_up-th completion, or later, once every worker has finished one, and closes at the
+// `requests`-th completion after it, or when max_seconds have passed; what is in flight then is
+// finished, not counted.
 ClosedLoopRun run_closed_loop(ServicePool& pool, std::size_t concurrency, std::int64_t warmup_requests,
                               std::int64_t requests, double max_seconds);
 
