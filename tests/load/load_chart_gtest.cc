@@ -77,8 +77,7 @@ TEST(LoadChart, KneeIsTheMostThroughputPerLatency) {
   const std::string markdown = load_knee_markdown(record());
   // fast: c=2 gives 2000/s at 1 ms (power 2e6), above 0.9 x 1000/s at 1 ms. The bound, 1.5 ms, holds
   // for the unsaturated open-loop levels: 0.9 x 1000/s = 900/s. It saturates at 1.2 x 1000/s.
-  EXPECT_NE(markdown.find("| fast | c=2 | 2000/s | 1 ms | 1 ms | 1200/s | 900/s |"), std::string::npos)
-      << markdown;
+  EXPECT_NE(markdown.find("| fast | c=2 | 2000/s | 1 ms | 1 ms | 1200/s | 900/s |"), std::string::npos) << markdown;
   // slow (2 ms): the bound is never met.
   EXPECT_NE(markdown.find("| slow | c=2 | 1000/s | 2 ms | 2 ms | 600/s | - |"), std::string::npos) << markdown;
   EXPECT_EQ(load_knee_markdown(nlohmann::json::object()), "");
