@@ -3,6 +3,7 @@
 #include <vector>
 
 #include "bench/gemm_problem.h"
+#include "bench/load_sweep.h"
 #include "extensions/fixture.h"
 #include "kernels/gemm.h"
 
@@ -58,10 +59,15 @@ void cpu_shapes(gbx::RegisteredBenchmark* b) {
   b->Args({1024, 1024, 1024});
 }
 
+// The default suite's load sweep, on the smallest argument set (bench/load_sweep.h).
+// Milliseconds a run: 0.15 s a level gives tens of requests.
+const gbx::LoadPlan load_sweep = gbx::bench::default_suite_sweep({256, 256, 256}, 0.15);
+
 }  // namespace
 
-// The naive loop takes seconds per run at 1024^3: small shapes only.
+// The naive loop takes seconds per run at 1024^3: small shapes only, and no load sweep (70 ms a run).
 GBX_BENCHMARK(CpuGemm<gbx::kernels::gemm_naive>, "gemm", "cpu_naive")->Apply(small_shapes);
-GBX_BENCHMARK(CpuGemm<gbx::kernels::gemm_blocked>, "gemm", "cpu_blocked")->Apply(cpu_shapes);
-GBX_BENCHMARK(CpuGemm<gbx::kernels::gemm_openblas_sgemm>, "gemm", "openblas_sgemm")->Apply(cpu_shapes);
-GBX_BENCHMARK(CpuDgemm, "gemm", "openblas_dgemm")->Apply(cpu_shapes);
+GBX_BENCHMARK_UNDER_LOAD(CpuGemm<gbx::kernels::gemm_blocked>, "gemm", "cpu_blocked", load_sweep)->Apply(cpu_shapes);
+GBX_BENCHMARK_UNDER_LOAD(CpuGemm<gbx::kernels::gemm_openblas_sgemm>, "gemm", "openblas_sgemm", load_sweep)
+    ->Apply(cpu_shapes);
+GBX_BENCHMARK_UNDER_LOAD(CpuDgemm, "gemm", "openblas_dgemm", load_sweep)->Apply(cpu_shapes);

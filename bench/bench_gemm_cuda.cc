@@ -3,6 +3,7 @@
 #include <memory>
 #include <vector>
 
+#include "bench/load_sweep.h"
 #include "bench/gemm_problem.h"
 #include "extensions/cuda_fixture.h"
 #include "kernels/gemm.h"
@@ -124,12 +125,17 @@ void shapes(gbx::RegisteredBenchmark* b) {
       ->Unit(benchmark::kMicrosecond);
 }
 
+// The default suite's load sweep, on the smallest argument set (bench/load_sweep.h).
+const gbx::LoadPlan load_sweep = gbx::bench::default_suite_sweep({256, 256, 256});
+
 }  // namespace
 
-GBX_BENCHMARK(OurCudaGemm<gbx::kernels::launch_gemm_naive>, "gemm", "cuda_naive")->Apply(shapes);
-GBX_BENCHMARK(OurCudaGemm<gbx::kernels::launch_gemm_tiled>, "gemm", "cuda_tiled")->Apply(shapes);
-GBX_BENCHMARK(OurCudaGemm<gbx::kernels::launch_gemm_register_blocked>, "gemm", "cuda_register_blocked")->Apply(shapes);
-GBX_BENCHMARK(CublasSgemm, "gemm", "cublas_sgemm")->Apply(shapes);
-GBX_BENCHMARK(CublasTf32, "gemm", "cublas_tf32")->Apply(shapes);
-GBX_BENCHMARK(CublasFp16, "gemm", "cublas_fp16")->Apply(shapes);
-GBX_BENCHMARK(CublasBf16, "gemm", "cublas_bf16")->Apply(shapes);
+GBX_BENCHMARK_UNDER_LOAD(OurCudaGemm<gbx::kernels::launch_gemm_naive>, "gemm", "cuda_naive", load_sweep)->Apply(shapes);
+GBX_BENCHMARK_UNDER_LOAD(OurCudaGemm<gbx::kernels::launch_gemm_tiled>, "gemm", "cuda_tiled", load_sweep)->Apply(shapes);
+GBX_BENCHMARK_UNDER_LOAD(OurCudaGemm<gbx::kernels::launch_gemm_register_blocked>, "gemm", "cuda_register_blocked",
+                         load_sweep)
+    ->Apply(shapes);
+GBX_BENCHMARK_UNDER_LOAD(CublasSgemm, "gemm", "cublas_sgemm", load_sweep)->Apply(shapes);
+GBX_BENCHMARK_UNDER_LOAD(CublasTf32, "gemm", "cublas_tf32", load_sweep)->Apply(shapes);
+GBX_BENCHMARK_UNDER_LOAD(CublasFp16, "gemm", "cublas_fp16", load_sweep)->Apply(shapes);
+GBX_BENCHMARK_UNDER_LOAD(CublasBf16, "gemm", "cublas_bf16", load_sweep)->Apply(shapes);

@@ -2,6 +2,7 @@
 // checked against the float64 sum.
 #include <string>
 
+#include "bench/load_sweep.h"
 #include "extensions/fixture.h"
 #include "extensions/reference_cache.h"
 #include "kernels/reduce.h"
@@ -44,9 +45,12 @@ void sizes(gbx::RegisteredBenchmark* b) {
   b->ArgName("n")->Arg(1 << 12)->Arg(1 << 24)->Unit(benchmark::kMicrosecond);
 }
 
+// The default suite's load sweep, on the smallest argument set (bench/load_sweep.h).
+const gbx::LoadPlan load_sweep = gbx::bench::default_suite_sweep({1 << 12});
+
 }  // namespace
 
-GBX_BENCHMARK(ReduceFixture<gbx::kernels::reduce_naive>, "reduce", "naive")->Apply(sizes);
-GBX_BENCHMARK(ReduceFixture<gbx::kernels::reduce_pairwise>, "reduce", "pairwise")->Apply(sizes);
-GBX_BENCHMARK(ReduceFixture<gbx::kernels::reduce_kahan>, "reduce", "kahan")->Apply(sizes);
-GBX_BENCHMARK(ReduceFixture<gbx::kernels::reduce_double>, "reduce", "double")->Apply(sizes);
+GBX_BENCHMARK_UNDER_LOAD(ReduceFixture<gbx::kernels::reduce_naive>, "reduce", "naive", load_sweep)->Apply(sizes);
+GBX_BENCHMARK_UNDER_LOAD(ReduceFixture<gbx::kernels::reduce_pairwise>, "reduce", "pairwise", load_sweep)->Apply(sizes);
+GBX_BENCHMARK_UNDER_LOAD(ReduceFixture<gbx::kernels::reduce_kahan>, "reduce", "kahan", load_sweep)->Apply(sizes);
+GBX_BENCHMARK_UNDER_LOAD(ReduceFixture<gbx::kernels::reduce_double>, "reduce", "double", load_sweep)->Apply(sizes);

@@ -3,6 +3,7 @@
 #include <string>
 #include <vector>
 
+#include "bench/load_sweep.h"
 #include "extensions/cuda_fixture.h"
 #include "extensions/reference_cache.h"
 #include "kernels/reduce.h"
@@ -64,8 +65,14 @@ void sizes(gbx::RegisteredBenchmark* b) {
   b->ArgName("n")->Arg(1 << 12)->Arg(1 << 24)->Unit(benchmark::kMicrosecond);
 }
 
+// The default suite's load sweep, on the smallest argument set (bench/load_sweep.h).
+const gbx::LoadPlan load_sweep = gbx::bench::default_suite_sweep({1 << 12});
+
 }  // namespace
 
-GBX_BENCHMARK(CudaReduce<gbx::kernels::launch_reduce_atomic>, "reduce", "cuda_atomic")->Apply(sizes);
-GBX_BENCHMARK(CudaReduce<gbx::kernels::launch_reduce_warp_shuffle>, "reduce", "cuda_warp_shuffle")->Apply(sizes);
-GBX_BENCHMARK(CubReduce, "reduce", "cub")->Apply(sizes);
+GBX_BENCHMARK_UNDER_LOAD(CudaReduce<gbx::kernels::launch_reduce_atomic>, "reduce", "cuda_atomic", load_sweep)
+    ->Apply(sizes);
+GBX_BENCHMARK_UNDER_LOAD(CudaReduce<gbx::kernels::launch_reduce_warp_shuffle>, "reduce", "cuda_warp_shuffle",
+                         load_sweep)
+    ->Apply(sizes);
+GBX_BENCHMARK_UNDER_LOAD(CubReduce, "reduce", "cub", load_sweep)->Apply(sizes);

@@ -3,6 +3,8 @@
 set(GBX_PUBLIC_HEADERS
   extensions/accuracy.h
   extensions/fixture.h
+  extensions/load/load_plan.h
+  extensions/load/load_result.h
   extensions/measurement.h
   extensions/observations.h
   extensions/protocol.h
@@ -10,7 +12,8 @@ set(GBX_PUBLIC_HEADERS
   extensions/run_record.h
   extensions/span.h
   extensions/timer.h
-  extensions/warmup.h)
+  extensions/warmup.h
+  stats/estimates.h)
 if(GBX_HAVE_CUDA)
   list(APPEND GBX_PUBLIC_HEADERS extensions/cuda_check.h extensions/cuda_fixture.h extensions/device_array.h)
 endif()

@@ -9,6 +9,7 @@
 #include "extensions/cpu_timer.h"
 #include "extensions/interrupt.h"
 #include "extensions/observer.h"
+#include "extensions/load/fixture_load.h"
 #include "extensions/protocol.h"
 #include "extensions/sample_channel.h"
 #include "stats/statistics.h"
@@ -192,6 +193,7 @@ void FixtureBase::measure_benchmark(benchmark::State& state, int argument_count)
       stopping.reached = static_cast<std::int64_t>(m.samples.size()) >= protocol.min_samples;
     }
     stopping.achieved_rel_ci = median_relative_half_width(m.samples);
+    record_.load = FixtureLoadAccess::measure(*this, state, record_.args);
   } catch (const Interrupted& e) {
     record_.interrupted = true;
     failure = e.what();

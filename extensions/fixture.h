@@ -6,6 +6,7 @@
 #include <optional>
 
 #include <cstdint>
+#include <functional>
 #include <memory>
 #include <stdexcept>
 #include <string>
@@ -14,6 +15,7 @@
 #include <vector>
 
 #include "extensions/accuracy.h"
+#include "extensions/load/load_plan.h"
 #include "extensions/measurement.h"
 #include "extensions/run_record.h"
 #include "extensions/span.h"
@@ -56,6 +58,13 @@ class FixtureBase {
   // One Google Benchmark call: the whole gbx measurement. argument_count: how many state.range(i)
   // the registration declared.
   void measure_benchmark(benchmark::State& state, int argument_count);
+
+  // The load sweep (docs/load.md): how to make more instances of this fixture (the workers), and the
+  // sweep the registration asks for after the usual measurement.
+  void set_instance_factory(std::function<std::unique_ptr<FixtureBase>()> make_another) {
+    make_another_ = std::move(make_another);
+  }
+  void enable_load(LoadPlan plan) { load_plan_ = std::make_shared<LoadPlan>(std::move(plan)); }
 
  protected:
   FixtureBase() = default;
@@ -115,9 +124,12 @@ class FixtureBase {
   void keep(std::shared_ptr<void> owner) { owned_.push_back(std::move(owner)); }
 
  private:
+  friend class FixtureLoadAccess;
   std::string family_;
   std::string variant_;
   RunRecord record_;
+  std::function<std::unique_ptr<FixtureBase>()> make_another_;
+  std::shared_ptr<const LoadPlan> load_plan_;
   std::string accuracy_reference_;
   double accuracy_tolerance_ = -1.0;  // negative: no accuracy declared
   std::size_t host_bytes_ = 0;
@@ -155,6 +167,19 @@ template <class F>
 RegisteredBenchmark* register_fixture(const std::string& family, const std::string& variant) {
   auto fixture = std::make_unique<F>();
   fixture->identify(family, variant);
+  fixture->set_instance_factory([] { return std::unique_ptr<FixtureBase>(std::make_unique<F>()); });
+  return register_fixture(std::move(fixture));
+}
+
+// The same, with a load sweep after each measurement (docs/load.md); the --gbx_* load flags override
+// the plan's values.
+template <class F>
+RegisteredBenchmark* register_fixture_under_load(const std::string& family, const std::string& variant,
+                                                 LoadPlan plan) {
+  auto fixture = std::make_unique<F>();
+  fixture->identify(family, variant);
+  fixture->set_instance_factory([] { return std::unique_ptr<FixtureBase>(std::make_unique<F>()); });
+  fixture->enable_load(std::move(plan));
   return register_fixture(std::move(fixture));
 }
 
@@ -166,3 +191,7 @@ RegisteredBenchmark* register_fixture(const std::string& family, const std::stri
 #define GBX_BENCHMARK(Fixture, family, variant)                                                        \
   [[maybe_unused]] static ::gbx::RegisteredBenchmark* GBX_CONCAT(gbx_registered_, __COUNTER__) = \
       ::gbx::register_fixture<Fixture>(family, variant)
+// GBX_BENCHMARK_UNDER_LOAD(MyFixture, "reduce", "kahan", plan)->Arg(1 << 12): with a load sweep.
+#define GBX_BENCHMARK_UNDER_LOAD(Fixture, family, variant, plan)                                        \
+  [[maybe_unused]] static ::gbx::RegisteredBenchmark* GBX_CONCAT(gbx_registered_, __COUNTER__) = \
+      ::gbx::register_fixture_under_load<Fixture>(family, variant, plan)

@@ -97,6 +97,7 @@ CommandLine parse_command_line(const std::vector<std::string>& args) {
       "gbx_warmup_max"};
   std::map<std::string, std::string> values;
   CommandLine line;
+  const auto& load_names = load_flag_names();
   for (const auto& arg : args) {
     if (arg.rfind("--gbx_", 0) != 0) {
       line.passthrough.push_back(arg);
@@ -104,7 +105,8 @@ CommandLine parse_command_line(const std::vector<std::string>& args) {
     }
     const auto equals = arg.find('=');
     const std::string name = arg.substr(2, equals == std::string::npos ? std::string::npos : equals - 2);
-    if (std::find(names.begin(), names.end(), name) == names.end()) {
+    if (std::find(names.begin(), names.end(), name) == names.end() &&
+        std::find(load_names.begin(), load_names.end(), name) == load_names.end()) {
       throw FlagError("unknown flag '" + arg + "'; the gbx flags are:\n" + flags_help());
     }
     // The one switch: --gbx_list_not_run alone means =true.
@@ -170,6 +172,9 @@ CommandLine parse_command_line(const std::vector<std::string>& args) {
     line.list_not_run = *list == "true";
   }
   parse_process_flags(given, line);
+  for (const auto& name : load_names) {
+    if (const std::string* value = given(name.c_str())) parse_load_flag(name, *value, line.load);
+  }
   return line;
 }
 
@@ -194,7 +199,8 @@ std::string flags_help() {
       << "  --gbx_benchmark_timeout=S  a benchmark still running after S seconds is killed and recorded failed\n"
       << "  --gbx_progress=auto|on|off  progress on stderr (auto: on when stderr is a terminal)\n"
       << "  --gbx_list_not_run     list each benchmark that cannot run here (no CUDA device, say), not just\n"
-      << "                         their count and reason\n";
+      << "                         their count and reason\n"
+      << load_flags_help();
   return out.str();
 }
 

@@ -6,6 +6,8 @@
 #include <string>
 #include <vector>
 
+#include "extensions/load/load_plan.h"
+
 namespace gbx {
 
 enum class CacheMode { hot, cold };
@@ -55,6 +57,7 @@ struct CommandLine {
   ProcessOptions processes;
   std::string out_dir;                   // --gbx_out_dir: where the record is written, empty for none
   bool list_not_run = false;             // --gbx_list_not_run: name each benchmark that could not run here
+  LoadFlags load;                        // --gbx_concurrency and friends (docs/load.md)
   std::vector<std::string> passthrough;  // everything else, in order, for Google Benchmark
 };
 

@@ -6,6 +6,7 @@
 #include <vector>
 
 #include "extensions/accuracy.h"
+#include "extensions/load/load_result.h"
 #include "extensions/measurement.h"
 #include "extensions/observations.h"
 
@@ -46,6 +47,7 @@ struct RunRecord {
   Measurement measurement;
   StoppingOutcome stopping;
   Observations observed;  // energy and clocks, when a benchmark observer was installed
+  std::optional<LoadResult> load;  // the load sweep, when one ran (docs/load.md)
   bool skipped = false;      // could not run here (no device, say): not a failure
   std::string skip_code;     // why, for tools: e.g. "no_cuda_device" (extensions/cuda_unavailable.h)
   bool interrupted = false;  // stopped by SIGINT/SIGTERM before it finished; left out of the record

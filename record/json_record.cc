@@ -8,6 +8,7 @@
 
 #include "record/json_number.h"
 #include "record/observations_json.h"
+#include "record/load_json.h"
 
 namespace gbx {
 
@@ -99,6 +100,7 @@ nlohmann::json entry_json(const RunRecord& r, bool aggregate, const RunAnalysis*
   g["flags"] = flags_json(a);
   if (const auto energy = energy_json(r.observed); !energy.is_null()) g["energy"] = energy;
   if (const auto clocks = clocks_json(r.observed); !clocks.is_null()) g["clocks"] = clocks;
+  if (r.load) g["load"] = load_json(*r.load);
   return g;
 }
 

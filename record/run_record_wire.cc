@@ -8,6 +8,7 @@
 
 #include "record/json_number.h"
 #include "record/observations_json.h"
+#include "record/load_json.h"
 
 namespace gbx {
 
@@ -93,6 +94,7 @@ Json run_record_json(const RunRecord& r) {
       {"achieved_rel_ci", r.stopping.achieved_rel_ci ? finite_or_null(*r.stopping.achieved_rel_ci) : Json()}};
   j["energy"] = energy_json(r.observed);
   j["clocks"] = clocks_json(r.observed);
+  if (r.load) j["load"] = load_json(*r.load);
   return j;
 }
 
@@ -158,6 +160,8 @@ RunRecord run_record_from_json(const Json& j) {
   r.stopping.target_rel_ci = number_or(stop, "target_rel_ci", 0.0);
   r.stopping.reached = stop.at("reached").get<bool>();
   r.stopping.achieved_rel_ci = optional_from<double>(stop, "achieved_rel_ci");
+  // The load sweep of each process; the merge keeps the first process's (docs/load.md).
+  if (const auto load = j.find("load"); load != j.end() && load->is_object()) r.load = load_from_json(*load);
   return r;
 }
 

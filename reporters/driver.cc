@@ -216,6 +216,7 @@ int run_main(int argc, char** argv) {
   } shutdown_last;
   set_active_protocol(line.protocol);
   set_benchmark_observer(std::make_shared<EnvironmentObserver>());
+  set_active_load_flags(line.load);
   if (line.processes.child_fd >= 0) return run_child(line.processes.child_fd);
   if (line.processes.describe_fd >= 0) return run_describe(line.processes.describe_fd, command);
   if (line.processes.isolated && !output.list_tests) {

@@ -33,6 +33,9 @@ const std::vector<FlagMeaning>& flag_meanings() {
       {"no_steady_state",
        "--gbx_warmup=auto reached its bound before the timings (or the SM clock) settled: the samples may still "
        "be warming up"},
+      {"littles_law_violated",
+       "under load, throughput x latency disagreed with the mean number in flight (Little's law): the "
+       "level's window was too short or cut requests, so its numbers are not to be trusted"},
   };
   return meanings;
 }

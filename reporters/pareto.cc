@@ -28,15 +28,17 @@ struct Position {
   double error = 0.0;
   double memory = 0.0;
   double energy = 0.0;
+  double throughput = 0.0;  // at the latency bound: higher is better
 };
 
 struct Used {
   bool error = false;
   bool memory = false;
   bool energy = false;
+  bool throughput = false;
 };
 
-// Lower is better on every objective; on latency, "better" needs the intervals to separate.
+// Lower is better on every objective but throughput; on latency, "better" needs the intervals to separate.
 bool dominates(const Position& a, const Position& b, Used used) {
   if (b.latency_upper < a.latency_lower) return false;  // a is worse on latency
   bool better = a.latency_upper < b.latency_lower;
@@ -51,6 +53,10 @@ bool dominates(const Position& a, const Position& b, Used used) {
   if (used.energy) {
     if (a.energy > b.energy) return false;
     better = better || a.energy < b.energy;
+  }
+  if (used.throughput) {
+    if (a.throughput < b.throughput) return false;
+    better = better || a.throughput > b.throughput;
   }
   return better;
 }
@@ -117,6 +123,7 @@ ParetoGroup analyze_pareto(const std::string& problem, const std::vector<ParetoC
     v.memory_bytes = finite(candidate.memory_bytes);
     v.memory_kind = candidate.memory_kind;
     v.energy_joules = finite(candidate.energy_joules);
+    v.throughput_at_bound = finite(candidate.throughput_at_bound);
     group.variants.push_back(std::move(v));
     laws.emplace_back(candidate.latency_samples);
   }
@@ -126,21 +133,29 @@ ParetoGroup analyze_pareto(const std::string& problem, const std::vector<ParetoC
   MissingObjective no_error{"error", {}};
   MissingObjective no_memory{"memory", {}};
   MissingObjective no_energy{"energy", {}};
+  // Throughput at the latency bound is considered only when some variant ran a load sweep with a bound.
+  MissingObjective no_throughput{"throughput_at_bound", {}};
   bool any_energy = false;
+  bool any_throughput = false;
   for (const ParetoVariant& v : group.variants) {
     if (!v.error) no_error.variants.push_back(v.name);
     if (!v.memory_bytes) no_memory.variants.push_back(v.name);
     if (!v.energy_joules) no_energy.variants.push_back(v.name);
+    if (!v.throughput_at_bound) no_throughput.variants.push_back(v.name);
     any_energy = any_energy || v.energy_joules.has_value();
+    any_throughput = any_throughput || v.throughput_at_bound.has_value();
   }
   // Energy is measured only where a counter is readable: named missing only when some variant has it.
   if (!any_energy) no_energy.variants.clear();
-  const Used used{no_error.variants.empty(), no_memory.variants.empty(), any_energy && no_energy.variants.empty()};
+  if (!any_throughput) no_throughput.variants.clear();
+  const Used used{no_error.variants.empty(), no_memory.variants.empty(), any_energy && no_energy.variants.empty(),
+                  any_throughput && no_throughput.variants.empty()};
   group.objectives.push_back("latency");
   if (used.error) group.objectives.push_back("error");
   if (used.memory) group.objectives.push_back("memory");
   if (used.energy) group.objectives.push_back("energy");
-  for (MissingObjective* missing : {&no_latency, &no_error, &no_memory, &no_energy}) {
+  if (used.throughput) group.objectives.push_back("throughput_at_bound");
+  for (MissingObjective* missing : {&no_latency, &no_error, &no_memory, &no_energy, &no_throughput}) {
     if (!missing->variants.empty()) group.missing.push_back(std::move(*missing));
   }
 
@@ -149,7 +164,8 @@ ParetoGroup analyze_pareto(const std::string& problem, const std::vector<ParetoC
   for (std::size_t i = 0; i < count; ++i) {
     const ParetoVariant& v = group.variants[i];
     positions[i] = {v.latency_lower, v.latency_upper, v.error.value_or(0.0), v.memory_bytes.value_or(0.0),
-                    v.energy_joules.value_or(0.0)};
+                    v.energy_joules.value_or(0.0),
+                    v.throughput_at_bound.value_or(0.0)};
   }
   const std::vector<bool> on_frontier = frontier_of(positions, used);
   for (std::size_t i = 0; i < count; ++i) {
@@ -266,6 +282,7 @@ std::vector<ParetoGroup> pareto_from_record(const nlohmann::json& record, const 
     const nlohmann::json energy = gbx.value("energy", nlohmann::json::object());
     c.energy_joules = number_at(energy.value(gbx.value("region", "") == "cpu" ? "cpu" : "gpu", nlohmann::json()),
                                 "joules_per_run");
+    c.throughput_at_bound = number_at(gbx.value("load", nlohmann::json()), "throughput_at_bound_per_second");
 
     if (first) {
       candidates.push_back(std::move(c));
@@ -277,6 +294,9 @@ std::vector<ParetoGroup> pareto_from_record(const nlohmann::json& record, const 
     pooled.error = worst(pooled.error, c.error);
     pooled.memory_bytes = worst(pooled.memory_bytes, c.memory_bytes);
     pooled.energy_joules = worst(pooled.energy_joules, c.energy_joules);
+    pooled.throughput_at_bound = pooled.throughput_at_bound && c.throughput_at_bound
+                                     ? std::min(*pooled.throughput_at_bound, *c.throughput_at_bound)
+                                     : std::optional<double>();
     if (c.accuracy_failed && !pooled.accuracy_failed) {
       pooled.accuracy_failed = true;
       pooled.failure = c.failure;
@@ -315,6 +335,7 @@ nlohmann::json pareto_json(const std::vector<ParetoGroup>& groups) {
                                {"memory_bytes", finite_or_null(v.memory_bytes)},
                                {"memory_kind", v.memory_kind},
                                {"energy_joules", finite_or_null(v.energy_joules)},
+                               {"throughput_at_bound_per_second", finite_or_null(v.throughput_at_bound)},
                                {"on_frontier", v.on_frontier},
                                {"dominated_by", v.dominated_by ? nlohmann::json(*v.dominated_by) : nlohmann::json()},
                                {"frontier_probability", finite_or_null(v.frontier_probability)}});

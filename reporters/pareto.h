@@ -26,6 +26,8 @@ struct ParetoCandidate {
   std::optional<double> memory_bytes;   // device_peak_bytes (device, end_to_end) or host_peak_bytes (cpu)
   std::string memory_kind;              // "device_peak_bytes" or "host_peak_bytes"
   std::optional<double> energy_joules;  // per run: energy.gpu (device, end_to_end) or energy.cpu (cpu)
+  // gbx.load.throughput_at_bound_per_second, higher is better (docs/load.md); absent without a sweep
+  std::optional<double> throughput_at_bound;
   bool accuracy_failed = false;         // accuracy.passed == false: listed apart, never on the frontier
   std::string failure;                  // why, in words, when accuracy_failed
 };
@@ -49,6 +51,7 @@ struct ParetoVariant {
   std::optional<double> memory_bytes;
   std::string memory_kind;
   std::optional<double> energy_joules;
+  std::optional<double> throughput_at_bound;
   bool on_frontier = false;
   // The `name` of a variant that dominates this one: one on the frontier when there is such a
   // dominator, then the one with the lowest median latency. Absent on the frontier.
@@ -67,7 +70,7 @@ struct MissingObjective {
 
 struct ParetoGroup {
   std::string problem;
-  std::vector<std::string> objectives;  // those used, of "latency", "error", "memory"
+  std::vector<std::string> objectives;  // those used, of "latency", "error", "memory", "throughput_at_bound"
   std::vector<MissingObjective> missing;
   std::vector<ParetoVariant> variants;  // eligible variants, in input order
   std::vector<ParetoCandidate> failed;  // failed accuracy: never on the frontier, never dominating

@@ -137,6 +137,28 @@ void add_flags(const RunRecord& record, RunAnalysis& a) {
     a.flags.push_back(
         {"below_resolution", m.timer_resolution_seconds, "cold samples shorter than 100 timer resolutions"});
   }
+  if (record.load) {
+    // docs/load.md: a level whose lambda W and L disagree was measured over a wrong window.
+    std::string levels;
+    double worst = 0.0;
+    const auto note = [&](const std::string& level, const std::optional<LittlesLawCheck>& check) {
+      levels += (levels.empty() ? "" : ", ") + level;
+      if (check) worst = std::max(worst, check->relative_gap);
+    };
+    for (const auto& level : record.load->closed_loop) {
+      if (level.littles_law_violated) note("c=" + std::to_string(level.concurrency), level.littles_law);
+    }
+    for (const auto& level : record.load->open_loop) {
+      char load[32];
+      std::snprintf(load, sizeof load, "%gx load", level.offered_load);
+      if (level.littles_law_violated) note(load, level.littles_law);
+    }
+    if (!levels.empty()) {
+      a.flags.push_back(
+          {"littles_law_violated", worst,
+           "load: Little's law off by up to " + format_percent(worst) + " at " + levels + " (window too short?)"});
+    }
+  }
 }
 
 }  // namespace

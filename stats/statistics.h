@@ -5,6 +5,8 @@
 #include <string>
 #include <vector>
 
+#include "stats/estimates.h"
+
 // Descriptive statistics and distribution-free intervals over the raw samples of one measurement.
 // Every function is pure. None returns NaN or Inf: what cannot be computed (no samples, a non-finite
 // sample, too few samples) is an absent optional.
@@ -27,14 +29,6 @@ struct Summary {
   double p99 = 0.0;
 };
 
-// A confidence interval. `level` is the coverage the method gives (for order statistics: the exact
-// coverage achieved, which may exceed or fall short of what was asked; see QuantileInterval).
-struct Interval {
-  double lower = 0.0;
-  double upper = 0.0;
-  double level = 0.0;
-  std::string method;
-};
 
 // Type 7 quantile of already sorted, non-empty, finite data; q is clamped to [0, 1] (NaN to 0).
 double quantile_sorted(const std::vector<double>& sorted, double q);
@@ -53,17 +47,6 @@ std::optional<Summary> summarize(const std::vector<double>& samples);
 // level outside (0, 1). Constant data gives [mean, mean].
 std::optional<Interval> student_t_interval(const std::vector<double>& samples, double level = 0.95);
 
-// Ranks (1-based) of the order statistics x_(lower) <= x_(upper) that bracket the q-quantile of the
-// sampled distribution. K = #{samples <= true quantile} is Binomial(n, q), so for continuous data
-// P(x_(l) <= quantile <= x_(u)) = P(l <= K <= u - 1) = F(u - 1) - F(l - 1), F the binomial CDF.
-struct OrderStatisticRanks {
-  std::size_t lower = 0;
-  std::size_t upper = 0;
-  double coverage = 0.0;  // F(upper - 1) - F(lower - 1)
-  // False when even [x_(1), x_(n)] covers less than asked: the ranks are then 1 and n, with their
-  // (insufficient) coverage, rather than no interval, so that a report can show how far short it is.
-  bool reaches_level = false;
-};
 
 // Equal tails first: the largest l with P(K < l) <= (1 - level) / 2 and the smallest u with
 // P(K >= u) <= (1 - level) / 2. When one tail cannot meet its half (as for p99 with a few hundred
@@ -71,12 +54,6 @@ struct OrderStatisticRanks {
 // coverage allows. Absent for n < 2, q outside (0, 1) or level outside (0, 1).
 std::optional<OrderStatisticRanks> order_statistic_ranks(std::size_t n, double q, double level = 0.95);
 
-struct QuantileInterval {
-  Interval interval;      // interval.level is the coverage achieved; method says when it falls short
-  double estimate = 0.0;  // the type 7 sample quantile
-  OrderStatisticRanks ranks;
-  double requested_level = 0.0;
-};
 
 // Distribution-free confidence interval for the q-quantile (order_statistic_ranks on the data).
 // With ties the coverage is at least the one reported. Absent as for order_statistic_ranks, and for

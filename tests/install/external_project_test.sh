@@ -46,8 +46,13 @@ grep -F -- "-- gbx " "$work/configure.log"
 "$cmake" --build "$work/build" >"$work/build.log" 2>&1 || { cat "$work/build.log"; exit 1; }
 
 # Only the public headers are installed: the umbrella and what it includes.
-for private in stats record environment kernels reporters tools; do
+for private in record environment kernels reporters tools; do
   [[ ! -e $prefix/include/gbx/$private ]] || { echo "a private folder was installed: include/gbx/$private" >&2; exit 1; }
+done
+# Of the statistics, only the value types a record holds (stats/estimates.h); the algorithms stay private.
+for installed in "$prefix"/include/gbx/stats/*; do
+  [[ ! -e $installed || $(basename "$installed") == estimates.h ]] ||
+    { echo "a private statistics header was installed: $installed" >&2; exit 1; }
 done
 [[ -f $prefix/include/gbx/gbx.h ]] || { echo "include/gbx/gbx.h was not installed" >&2; exit 1; }
 

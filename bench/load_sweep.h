@@ -1,0 +1,26 @@
+#pragma once
+
+// The default suite's short load sweep (docs/load.md): concurrency 1 and 2, then Poisson arrivals at
+// half, 0.8 and 1.2 times the capacity on one worker, on one argument set per variant, each level
+// bounded to 0.05 s by default (5 warm-up requests included), so that the sweeps add a few seconds to the
+// suite. --gbx_concurrency and the other load flags widen or replace it (--gbx_concurrency=off drops
+// it).
+#include <cstdint>
+#include <vector>
+
+#include "extensions/fixture.h"
+
+namespace gbx::bench {
+
+inline LoadPlan default_suite_sweep(std::vector<std::int64_t> only_args, double seconds_per_level = 0.05) {
+  LoadPlan plan;
+  plan.concurrency = {1, 2};
+  plan.offered_load = {0.5, 0.8, 1.2};
+  plan.requests = 1000;
+  plan.warmup_requests = 5;
+  plan.max_seconds_per_level = seconds_per_level;
+  plan.applies_to = [only_args](const std::vector<std::int64_t>& args) { return args == only_args; };
+  return plan;
+}
+
+}  // namespace gbx::bench

@@ -1,0 +1,45 @@
+#pragma once
+
+#include <cstddef>
+#include <optional>
+#include <vector>
+
+#include "stats/estimates.h"
+#include "stats/statistics.h"
+
+// Queueing theory the load measurements are checked against (extensions/load, docs/load.md). Pure;
+// rates are per second, times in seconds. What cannot be computed (a rate or time that is not finite
+// and positive, a negative variance, a utilisation of 1 or more: no steady state) is absent.
+
+namespace gbx {
+
+// An M/G/1 queue's steady state: Poisson arrivals at `arrival_rate`, one server whose service times
+// have mean `service_mean` and variance `service_variance`, first come first served.
+struct QueueSteadyState {
+  double utilization = 0.0;     // rho = lambda E[S]
+  double mean_wait = 0.0;       // Wq, in the queue before service (Pollaczek-Khinchine)
+  double mean_response = 0.0;   // W = Wq + E[S], arrival to completion
+  double mean_in_queue = 0.0;   // Lq = lambda Wq
+  double mean_in_system = 0.0;  // L = lambda W
+};
+
+// Pollaczek-Khinchine: Wq = lambda E[S^2] / (2 (1 - rho)), E[S^2] = Var[S] + E[S]^2.
+std::optional<QueueSteadyState> mg1_steady_state(double arrival_rate, double service_mean, double service_variance);
+// Deterministic service (variance 0): Wq = rho E[S] / (2 (1 - rho)).
+std::optional<QueueSteadyState> md1_steady_state(double arrival_rate, double service_time);
+// Exponential service (variance E[S]^2): Wq = rho E[S] / (1 - rho).
+std::optional<QueueSteadyState> mm1_steady_state(double arrival_rate, double service_mean);
+
+
+// Little's law on measured values (LittlesLawCheck, stats/estimates.h). Absent for non-finite or
+// negative input, or a tolerance outside [0, 1).
+std::optional<LittlesLawCheck> littles_law_check(double throughput, double mean_time_in_system, double mean_in_system,
+                                                 double tolerance);
+
+
+// event_times outside [window_start, window_end) are ignored. Absent when the window is empty or
+// not finite.
+std::optional<RateEstimate> rate_in_window(const std::vector<double>& event_times, double window_start,
+                                           double window_end, std::size_t batches = 10, double level = 0.95);
+
+}  // namespace gbx

@@ -1,0 +1,88 @@
+// gbx.load in the record (record/load_json.h): valid against the schema's load definition, and
+// read back unchanged (the path of a --gbx_processes child's sweep to its parent).
+#include <algorithm>
+
+#include <gtest/gtest.h>
+
+#include "extensions/load/load_engine.h"
+#include "record/json_record.h"
+#include "record/load_json.h"
+#include "record/record_schema.h"
+#include "reporters/run_analysis.h"
+#include "tests/load/simulated_pool.h"
+
+namespace gbx {
+namespace {
+
+LoadResult simulated_sweep() {
+  testing::SimulatedPool pool(2, testing::exponential_service(0.001, 3));
+  LoadPlan plan;
+  plan.concurrency = {1, 2};
+  plan.offered_load = {0.5, 1.3};
+  plan.latency_bound_seconds = 0.01;
+  plan.requests = 400;
+  plan.max_seconds_per_level = 1e9;
+  LoadResult result = run_load_sweep(pool, plan);
+  result.workers = "threads";
+  return result;
+}
+
+nlohmann::json load_schema() {
+  nlohmann::json schema = {{"$ref", "#/$defs/load"}};
+  schema["$defs"] = record_schema().at("$defs");
+  return schema;
+}
+
+TEST(LoadRecord, SectionMatchesTheSchema) {
+  const nlohmann::json j = load_json(simulated_sweep());
+  EXPECT_EQ(schema_violation(load_schema(), j), "");
+  EXPECT_EQ(j.at("closed_loop").size(), 2u);
+  EXPECT_EQ(j.at("open_loop").size(), 2u);
+  EXPECT_TRUE(j.at("open_loop").at(1).at("saturated").get<bool>());
+  EXPECT_TRUE(j.at("error").is_null());
+  // A wrong type is caught: the schema is not vacuous.
+  nlohmann::json broken = j;
+  broken["closed_loop"][0]["littles_law_violated"] = "no";
+  EXPECT_NE(schema_violation(load_schema(), broken), "");
+}
+
+TEST(LoadRecord, ReadsBackUnchanged) {
+  const nlohmann::json j = load_json(simulated_sweep());
+  EXPECT_EQ(load_json(load_from_json(j)), j);
+}
+
+TEST(LoadRecord, EntryCarriesTheSectionOnlyWhenASweepRan) {
+  RunRecord record;
+  record.problem = "p";
+  record.variant = "v";
+  record.region = "cpu";
+  record.measurement.samples = {1e-3, 1.1e-3, 0.9e-3};
+  EXPECT_FALSE(entry_json(record, false).contains("load"));
+  record.load = simulated_sweep();
+  const nlohmann::json entry = entry_json(record, false);
+  ASSERT_TRUE(entry.contains("load"));
+  EXPECT_EQ(entry.at("load").at("workers"), "threads");
+}
+
+TEST(LoadRecord, ViolatedLittlesLawRaisesAFlag) {
+  RunRecord record;
+  record.region = "cpu";
+  record.measurement.samples = {1e-3, 1.1e-3, 0.9e-3};
+  record.load = simulated_sweep();
+  const auto has_flag = [](const RunAnalysis& a) {
+    return std::any_of(a.flags.begin(), a.flags.end(), [](const Flag& f) { return f.name == "littles_law_violated"; });
+  };
+  EXPECT_FALSE(has_flag(analyze_run(record)));
+  record.load->closed_loop[1].littles_law_violated = true;
+  record.load->closed_loop[1].littles_law->relative_gap = 0.25;
+  const RunAnalysis analysis = analyze_run(record);
+  ASSERT_TRUE(has_flag(analysis));
+  for (const auto& f : analysis.flags) {
+    if (f.name != "littles_law_violated") continue;
+    EXPECT_EQ(f.value, std::optional<double>(0.25));
+    EXPECT_NE(f.message.find("c=2"), std::string::npos) << f.message;
+  }
+}
+
+}  // namespace
+}  // namespace gbx
