@@ -14,7 +14,7 @@
 #include "reporters/pareto.h"
 #include "reporters/process_runner.h"
 #include "tools/compare_command.h"
-#include "tools/record_loader.h"
+#include "record/record_reader.h"
 
 namespace gbx::tools {
 

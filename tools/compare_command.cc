@@ -11,7 +11,7 @@
 #include "stats/comparison.h"
 #include "reporters/escape.h"
 #include "reporters/format.h"
-#include "tools/record_loader.h"
+#include "record/record_reader.h"
 #include "tools/terminal_colour.h"
 #include "reporters/run_analysis.h"
 

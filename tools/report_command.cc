@@ -14,7 +14,7 @@
 #include "record/atomic_file.h"
 #include "tools/html_report.h"
 #include "tools/markdown_report.h"
-#include "tools/record_loader.h"
+#include "record/record_reader.h"
 #include "tools/report_model.h"
 
 #ifndef GBX_REPORT_ASSETS_DIR
