@@ -49,7 +49,7 @@ void read_everywhere(const std::string& path) {
   try {
     const gbx::LoadedRecord record = gbx::load_record(path);
     (void)gbx::tools::compare_loaded(record, record);
-    (void)gbx::pareto_json(gbx::pareto_from_record(record.json));
+    (void)gbx::pareto_json(gbx::pareto_from_record(record));
   } catch (const gbx::BadRecord&) {
     return;
   }

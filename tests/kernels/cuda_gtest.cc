@@ -17,6 +17,7 @@
 #include "extensions/device_array.h"
 #include "kernels/cublas_check.h"
 #include "kernels/gemm.h"
+#include "kernels/gemm_cuda.h"
 #include "kernels/gemm_cublas.h"
 #include "kernels/grid.h"
 #include "kernels/reduce.h"
