@@ -168,6 +168,7 @@ LoadedRecord read_record(nlohmann::json json, const std::string& path, SealRequi
 
   std::map<std::string, std::size_t> index;
   std::vector<std::map<std::size_t, std::vector<double>>> by_process;  // per loaded benchmark
+  std::vector<std::pair<std::size_t, const nlohmann::json*>> pareto_rows;  // (benchmark, its row's gbx)
   for (std::size_t i = 0; i < benchmarks.size(); ++i) {
     const std::string where = "benchmarks[" + std::to_string(i) + "]";
     const auto& b = benchmarks[i];
@@ -209,11 +210,7 @@ LoadedRecord read_record(nlohmann::json json, const std::string& path, SealRequi
       auto& into = groups[group.process];
       for (std::size_t s = 0; s < group.count; ++s) into.push_back(samples[next++].get<double>());
     }
-    // Skipped repetitions and rows without a problem are no variant of any problem.
-    if (g.contains("problem") && g["problem"].is_string() && !flag_or_false(path, g, where + ".gbx", "skipped")) {
-      add_pareto_facts(loaded, g, !loaded.has_problem);
-      loaded.has_problem = true;
-    }
+    pareto_rows.emplace_back(found->second, &g);
     loaded.problem = text_or(path, g, where + ".gbx", "problem");
     loaded.variant = text_or(path, g, where + ".gbx", "variant");
     loaded.protocol["problem"] = loaded.problem;
@@ -256,6 +253,14 @@ LoadedRecord read_record(nlohmann::json json, const std::string& path, SealRequi
     seal_record(as_sealed, std::nullopt);
     const std::string violation = schema_violation(as_sealed);
     if (!violation.empty()) bad(path, "not a valid gbx record (docs/gbx-record.schema.json): " + violation);
+  }
+  // Once the record is known to be valid, so that these reads meet the schema's types.
+  for (const auto& [position, g] : pareto_rows) {
+    // Skipped repetitions and rows without a problem are no variant of any problem.
+    if (!g->contains("problem") || g->value("skipped", false)) continue;
+    LoadedBenchmark& loaded = record.benchmarks[position];
+    add_pareto_facts(loaded, *g, !loaded.has_problem);
+    loaded.has_problem = true;
   }
   return record;
 }
