@@ -6,8 +6,8 @@
 #include "bench/gemm_problem.h"
 #include "extensions/cuda_fixture.h"
 #include "kernels/gemm.h"
-#include "kernels/gemm_cuda.h"
 #include "kernels/gemm_cublas.h"
+#include "kernels/gemm_cuda.h"
 
 namespace {
 

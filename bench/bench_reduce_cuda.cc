@@ -54,9 +54,7 @@ class CudaReduce : public CudaReduceBase {
 class CubReduce : public CudaReduceBase {
  protected:
   void prepare() override { temp_ = device_array<char>(gbx::kernels::reduce_cub_temp_bytes(n_)); }
-  void run() override {
-    gbx::kernels::launch_reduce_cub(x_.data, n_, sum_.data, temp_.data, temp_.size, stream());
-  }
+  void run() override { gbx::kernels::launch_reduce_cub(x_.data, n_, sum_.data, temp_.data, temp_.size, stream()); }
   gbx::Span<char> temp_;
 };
 

@@ -129,8 +129,8 @@ std::vector<ProcessGroup> read_process_groups(const std::string& path, const std
     result.push_back(group);
   }
   if (total != sample_count) {
-    bad(path, field + " counts " + std::to_string(total) + " samples, but gbx.samples holds " +
-                  std::to_string(sample_count));
+    bad(path,
+        field + " counts " + std::to_string(total) + " samples, but gbx.samples holds " + std::to_string(sample_count));
   }
   return result;
 }
@@ -167,7 +167,7 @@ LoadedRecord read_record(nlohmann::json json, const std::string& path, SealRequi
   }
 
   std::map<std::string, std::size_t> index;
-  std::vector<std::map<std::size_t, std::vector<double>>> by_process;  // per loaded benchmark
+  std::vector<std::map<std::size_t, std::vector<double>>> by_process;      // per loaded benchmark
   std::vector<std::pair<std::size_t, const nlohmann::json*>> pareto_rows;  // (benchmark, its row's gbx)
   for (std::size_t i = 0; i < benchmarks.size(); ++i) {
     const std::string where = "benchmarks[" + std::to_string(i) + "]";
@@ -175,7 +175,7 @@ LoadedRecord read_record(nlohmann::json json, const std::string& path, SealRequi
     if (!b.is_object()) bad(path, where + " is not an object");
     const std::string name = member(path, b, where, "name", nlohmann::json::value_t::string).get<std::string>();
     const std::string run_type = member(path, b, where, "run_type", nlohmann::json::value_t::string).get<std::string>();
-    if (run_type != "iteration") continue;           // aggregates summarise what the repetitions already hold
+    if (run_type != "iteration") continue;  // aggregates summarise what the repetitions already hold
     if (flag_or_false(path, b, where, "error_occurred")) continue;  // skipped or failed: nothing measured
     const double real_time = member(path, b, where, "real_time", nlohmann::json::value_t::number_float).get<double>();
     const std::string unit = member(path, b, where, "time_unit", nlohmann::json::value_t::string).get<std::string>();

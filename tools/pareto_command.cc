@@ -3,8 +3,8 @@
 #include <ostream>
 #include <vector>
 
-#include "reporters/pareto.h"
 #include "record/record_reader.h"
+#include "reporters/pareto.h"
 
 namespace gbx::tools {
 

@@ -8,9 +8,9 @@
 #include <sstream>
 #include <string>
 
+#include "record/record_reader.h"
 #include "tests/support/sealed_record_file.h"
 #include "tools/compare_command.h"
-#include "record/record_reader.h"
 
 namespace {
 

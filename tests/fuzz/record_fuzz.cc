@@ -17,12 +17,12 @@
 
 #include "record/checksum.h"
 #include "record/json_parse.h"
+#include "record/record_reader.h"
 #include "record/record_schema.h"
 #include "reporters/pareto.h"
 #include "tools/compare_command.h"
 #include "tools/html_report.h"
 #include "tools/markdown_report.h"
-#include "record/record_reader.h"
 #include "tools/report_model.h"
 
 namespace {

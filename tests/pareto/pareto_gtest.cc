@@ -273,9 +273,8 @@ nlohmann::json row(const std::string& name, const std::string& problem, const st
 }
 
 TEST(ParetoFromRecord, GroupsByProblemPoolsRepetitionsAndSkipsWhatDidNotRun) {
-  nlohmann::json record = {{"context", nlohmann::json::object()},
-                           {"benchmarks", nlohmann::json::array()},
-                           {"gbx", {{"schema_version", 1}}}};
+  nlohmann::json record = {
+      {"context", nlohmann::json::object()}, {"benchmarks", nlohmann::json::array()}, {"gbx", {{"schema_version", 1}}}};
   auto& rows = record["benchmarks"];
   rows.push_back(row("reduce/a/n:8", "reduce/n=8", "a", cluster(1e-3, 0.01, 11), 1e-7, true));
   rows.push_back(row("gemm/x/m:8", "gemm/m=8", "x", cluster(2e-3, 0.01, 11), 1e-6, true));

@@ -5,8 +5,8 @@
 #include <algorithm>
 #include <string>
 
-#include "tests/report/records.h"
 #include "record/record_reader.h"
+#include "tests/report/records.h"
 #include "tools/report_model.h"
 
 namespace {
