@@ -28,12 +28,12 @@ fail() {
   exit 1
 }
 
-# The actual output, numbered, as a mismatch shows it.
+# The actual output, numbered, as a mismatch shows it: the first 200 lines (a record can be long).
 _show_output() {
   local file=$1
   echo "  actual output ($file):"
   if [[ -s $file ]]; then
-    awk '{ printf "  %4d| %s\n", NR, $0 }' "$file"
+    awk 'NR <= 200 { printf "  %4d| %s\n", NR, $0 } END { if (NR > 200) printf "  ... %d lines in all\n", NR }' "$file"
   else
     echo "  (empty)"
   fi
