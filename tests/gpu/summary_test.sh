@@ -40,7 +40,7 @@ python3 "$summary" "$dir/skip.json" "$dir/skip.md" >/dev/null && fail "a skipped
 expect_output "the skip listed" "$dir/skip.md" '^- not run: `reduce/cub/n:4096`: skipped: no usable CUDA device$'
 python3 "$summary" "$dir/skip.json" "$dir/skip.md" --no-device >/dev/null || fail "a skip failed --no-device"
 python3 "$summary" "$dir/not_run.json" "$dir/not_run.md" >/dev/null && fail "a gbx.not_run benchmark passed on a device"
-grep -qF -- '- not run: `reduce/cub/n:4096`: not run: no CUDA device' "$dir/not_run.md" || fail "gbx.not_run is not listed"
+expect_output "gbx.not_run listed" "$dir/not_run.md" '^- not run: `reduce/cub/n:4096`: not run: no CUDA device'
 python3 "$summary" "$dir/not_run.json" "$dir/not_run.md" --no-device >/dev/null || fail "gbx.not_run failed --no-device"
 python3 "$summary" "$dir/wrong.json" "$dir/wrong.md" --no-device >/dev/null && fail "a failed accuracy check passed"
 expect_output "the failed check marked" "$dir/wrong.md" '\*\*FAILED\*\*'
