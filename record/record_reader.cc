@@ -3,7 +3,6 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
-#include <optional>
 #include <utility>
 
 #include "record/checksum.h"
@@ -248,9 +247,10 @@ LoadedRecord read_record(nlohmann::json json, const std::string& path, SealRequi
       bad(path, "checksum mismatch: the record was changed after it was written");
   } else if (record.has_gbx) {
     // A record being written is sealed after its Pareto section, and the seal is among the keys the
-    // schema requires: it is checked as it will be sealed.
+    // schema requires: it is checked with a seal of the right shape. Not with the real seal, whose
+    // text the writer has yet to make valid UTF-8 (nlohmann's dump would throw).
     nlohmann::json as_sealed = j;
-    seal_record(as_sealed, std::nullopt);
+    as_sealed["gbx"]["checksum"] = {{"algorithm", "sha256"}, {"value", std::string(64, '0')}};
     const std::string violation = schema_violation(as_sealed);
     if (!violation.empty()) bad(path, "not a valid gbx record (docs/gbx-record.schema.json): " + violation);
   }

@@ -216,6 +216,8 @@ std::vector<ParetoGroup> pareto_from_record(const nlohmann::json& record, const 
     return pareto_from_record(read_record(record, "the record", SealRequirement::not_yet_sealed), options);
   } catch (const BadRecord&) {
     return {};  // a record the reader refuses has no problems to analyse
+  } catch (const nlohmann::json::exception&) {
+    return {};  // nor one it cannot read: the record being written must still be written
   }
 }
 
