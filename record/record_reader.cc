@@ -87,9 +87,11 @@ void add_pareto_facts(LoadedBenchmark& loaded, const nlohmann::json& gbx, bool f
   const std::optional<double> memory = number_at(gbx.value("memory", nlohmann::json()), loaded.memory_kind.c_str());
   loaded.error = first ? error : worst(loaded.error, error);
   loaded.memory_bytes = first ? memory : worst(loaded.memory_bytes, memory);
-  const nlohmann::json energy = gbx.value("energy", nlohmann::json::object());
+  const nlohmann::json energy = gbx.value("energy", nlohmann::json());
   const std::optional<double> joules =
-      number_at(energy.value(gbx.value("region", "") == "cpu" ? "cpu" : "gpu", nlohmann::json()), "joules_per_run");
+      energy.is_object()
+          ? number_at(energy.value(gbx.value("region", "") == "cpu" ? "cpu" : "gpu", nlohmann::json()), "joules_per_run")
+          : std::nullopt;
   loaded.energy_joules = first ? joules : worst(loaded.energy_joules, joules);
   if (failed && !loaded.accuracy_failed) {
     loaded.accuracy_failed = true;
