@@ -88,10 +88,9 @@ void add_pareto_facts(LoadedBenchmark& loaded, const nlohmann::json& gbx, bool f
   loaded.error = first ? error : worst(loaded.error, error);
   loaded.memory_bytes = first ? memory : worst(loaded.memory_bytes, memory);
   const nlohmann::json energy = gbx.value("energy", nlohmann::json());
+  const char* counter = gbx.value("region", "") == "cpu" ? "cpu" : "gpu";
   const std::optional<double> joules =
-      energy.is_object()
-          ? number_at(energy.value(gbx.value("region", "") == "cpu" ? "cpu" : "gpu", nlohmann::json()), "joules_per_run")
-          : std::nullopt;
+      energy.is_object() ? number_at(energy.value(counter, nlohmann::json()), "joules_per_run") : std::nullopt;
   loaded.energy_joules = first ? joules : worst(loaded.energy_joules, joules);
   if (failed && !loaded.accuracy_failed) {
     loaded.accuracy_failed = true;
