@@ -4,7 +4,7 @@
 
 #include "extensions/cuda_check.h"
 #include "extensions/cuda_fixture.h"
-#include "kernels/copy.h"
+#include "kernels/copy_cuda.h"
 
 namespace {
 
@@ -37,7 +37,7 @@ class CopyFixture : public gbx::CudaFixture {
     std::vector<double> reference(expected_.begin(), expected_.end());
     return gbx::compare_to_reference(received_.data, reference.data(), n_);
   }
-  void launch(cudaStream_t stream) override { launcher(dst_.data, src_.data, n_, stream); }
+  void run() override { launcher(dst_.data, src_.data, n_, stream()); }
   gbx::CudaRegion measured_region() const override { return measured; }
 
  private:

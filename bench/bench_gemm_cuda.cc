@@ -8,10 +8,11 @@
 #include "extensions/cuda_fixture.h"
 #include "kernels/gemm.h"
 #include "kernels/gemm_cublas.h"
+#include "kernels/gemm_cuda.h"
 
 namespace {
 
-// Inputs and output on the device, the reference on the host; subclasses launch.
+// Inputs and output on the device, the reference on the host; subclasses run.
 class CudaGemmBase : public gbx::bench::GemmFixture<gbx::CudaFixture> {
  protected:
   void setup(const benchmark::State& state) override {
@@ -46,7 +47,7 @@ using OurGemm = void (*)(const float*, const float*, float*, int, int, int, cuda
 template <OurGemm kernel>
 class OurCudaGemm : public CudaGemmBase {
  protected:
-  void launch(cudaStream_t stream) override { kernel(a_.data, b_.data, c_.data, shape_.m, shape_.n, shape_.k, stream); }
+  void run() override { kernel(a_.data, b_.data, c_.data, shape_.m, shape_.n, shape_.k, stream()); }
 };
 
 // cuBLAS with its workspace allocated through the fixture, so that the record counts it.
@@ -62,7 +63,7 @@ class CublasGemmBase : public CudaGemmBase {
 
 class CublasSgemm : public CublasGemmBase {
  protected:
-  void launch(cudaStream_t) override {
+  void run() override {
     gbx::kernels::launch_cublas_sgemm(*handle_, a_.data, b_.data, c_.data, shape_.m, shape_.n, shape_.k);
   }
 };
@@ -70,7 +71,7 @@ class CublasSgemm : public CublasGemmBase {
 class CublasTf32 : public CublasGemmBase {
  protected:
   const char* precision() const override { return "tf32"; }
-  void launch(cudaStream_t) override {
+  void run() override {
     gbx::kernels::launch_cublas_tf32(*handle_, a_.data, b_.data, c_.data, shape_.m, shape_.n, shape_.k);
   }
 };
@@ -98,7 +99,7 @@ class CublasFp16 : public CublasHalfBase<__half> {
   void convert(__half* to, const float* from, std::size_t count) override {
     gbx::kernels::launch_convert_to_half(to, from, count, stream());
   }
-  void launch(cudaStream_t) override {
+  void run() override {
     gbx::kernels::launch_cublas_gemm_ex_fp16(*handle_, a_half_.data, b_half_.data, c_.data, shape_.m, shape_.n,
                                              shape_.k);
   }
@@ -110,7 +111,7 @@ class CublasBf16 : public CublasHalfBase<__nv_bfloat16> {
   void convert(__nv_bfloat16* to, const float* from, std::size_t count) override {
     gbx::kernels::launch_convert_to_bf16(to, from, count, stream());
   }
-  void launch(cudaStream_t) override {
+  void run() override {
     gbx::kernels::launch_cublas_gemm_ex_bf16(*handle_, a_half_.data, b_half_.data, c_.data, shape_.m, shape_.n,
                                              shape_.k);
   }

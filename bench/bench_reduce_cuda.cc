@@ -48,16 +48,14 @@ using Launch = void (*)(const float*, std::size_t, float*, cudaStream_t);
 template <Launch launcher>
 class CudaReduce : public CudaReduceBase {
  protected:
-  void launch(cudaStream_t stream) override { launcher(x_.data, n_, sum_.data, stream); }
+  void run() override { launcher(x_.data, n_, sum_.data, stream()); }
 };
 
 // CUB's temporary storage comes from the fixture's helpers, so the record counts it.
 class CubReduce : public CudaReduceBase {
  protected:
   void prepare() override { temp_ = device_array<char>(gbx::kernels::reduce_cub_temp_bytes(n_)); }
-  void launch(cudaStream_t stream) override {
-    gbx::kernels::launch_reduce_cub(x_.data, n_, sum_.data, temp_.data, temp_.size, stream);
-  }
+  void run() override { gbx::kernels::launch_reduce_cub(x_.data, n_, sum_.data, temp_.data, temp_.size, stream()); }
   gbx::Span<char> temp_;
 };
 

@@ -1,5 +1,5 @@
-// Adding a CUDA kernel in one file: device inputs through the fixture's helpers, the launch on the
-// benchmark's stream, its declarations, and a check of the output against a float64 reference.
+// Adding a CUDA kernel in one file: device inputs through the fixture's helpers, run() on the
+// benchmark's stream(), its declarations, and a check of the output against a float64 reference.
 #include <string>
 #include <vector>
 
@@ -35,8 +35,8 @@ class CudaScale : public gbx::CudaFixture {
     declare_accuracy("float64 product on the CPU", gbx::tolerance_for("fp32", 1));
   }
   // Enqueue only: the base times the stream with CUDA events.
-  void launch(cudaStream_t stream) override {
-    scale_kernel<<<256, 256, 0, stream>>>(x_.data, y_.data, n_, kFactor);
+  void run() override {
+    scale_kernel<<<256, 256, 0, stream()>>>(x_.data, y_.data, n_, kFactor);
     GBX_CUDA_CHECK(cudaGetLastError());
   }
   void poison_outputs() override { poison_device(y_); }

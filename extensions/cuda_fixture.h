@@ -17,18 +17,18 @@ enum class CudaRegion {
   end_to_end,  // the synchronised host clock: launch overhead and synchronisation included
 };
 
-// Kernels launched on a stream the base owns. On a machine without a usable device, every
-// benchmark is skipped with the runtime's reason; CUDA errors fail only the benchmark they hit.
+// Kernels launched on a stream the base owns: run() enqueues one run of the kernel on stream() and
+// does not synchronise. On a machine without a usable device, every benchmark is skipped with the
+// runtime's reason; CUDA errors fail only the benchmark they hit.
 class CudaFixture : public FixtureBase {
  public:
   CudaFixture();
   ~CudaFixture() override;
 
  protected:
-  // Enqueue one run of the kernel on stream; do not synchronise.
-  virtual void launch(cudaStream_t stream) = 0;
   virtual CudaRegion measured_region() const { return CudaRegion::device; }
 
+  // The stream run() enqueues on.
   cudaStream_t stream() const { return stream_; }
   // Device memory counted in the record and freed after the benchmark.
   template <class T>
@@ -64,7 +64,6 @@ class CudaFixture : public FixtureBase {
   void release() noexcept override;
   std::unique_ptr<Timer> make_timer() override;
   void flush_caches() override;
-  void run_once() override { launch(stream_); }
   void synchronize() override;
   void observe_memory() override;
   MemoryUsage memory_usage() const override;

@@ -154,7 +154,7 @@ void FixtureBase::measure_benchmark(benchmark::State& state, int argument_count)
     const Protocol& protocol = active_protocol();
     const std::unique_ptr<Timer> timer = make_timer();
     MeasurementHooks hooks;
-    hooks.run = [this] { run_once(); };
+    hooks.run = [this] { run(); };
     hooks.flush = [this] { flush_caches(); };
     hooks.now_seconds = [this] { return now_seconds(); };
     hooks.cpu_seconds = process_cpu_seconds;
@@ -173,7 +173,7 @@ void FixtureBase::measure_benchmark(benchmark::State& state, int argument_count)
     observe_memory();
     if (accuracy_tolerance_ >= 0.0) {
       poison_outputs();
-      run_once();
+      run();
       synchronize();
       observe_memory();
       Accuracy accuracy = check_output();

@@ -44,7 +44,7 @@ using RegisteredBenchmark =
     std::remove_pointer_t<decltype(benchmark::RegisterBenchmark("", std::declval<void (*)(benchmark::State&)>()))>;
 
 // The compiled base of every gbx fixture: timing, warm-up, flushes, batching, samples and skipping.
-// Backends (CPU, CUDA) supply a timer, a flush and one run; authors supply setup, run and declarations.
+// Backends (CPU, CUDA) supply a timer and a flush; authors supply setup, run and declarations.
 class FixtureBase {
  public:
   virtual ~FixtureBase() = default;
@@ -72,6 +72,10 @@ class FixtureBase {
   // --- for kernel authors -------------------------------------------------------------
   // Allocate, fill the inputs and declare the problem; state.range(i) are the arguments.
   virtual void setup(const benchmark::State& state) = 0;
+  // One run of the kernel: the one name gbx gives it, on every backend. On the CPU, keep its result
+  // observable (benchmark::DoNotOptimize) so it is not elided; on CUDA, enqueue it on stream() and
+  // do not synchronise.
+  virtual void run() = 0;
   virtual void teardown() {}
 
   void declare_problem(std::string problem) { record_.problem = std::move(problem); }
@@ -109,7 +113,6 @@ class FixtureBase {
   virtual void release() noexcept {}
   virtual std::unique_ptr<Timer> make_timer() = 0;
   virtual void flush_caches() = 0;
-  virtual void run_once() = 0;
   virtual double now_seconds();
   // CUDA's UUID bytes of the device the benchmark runs on, for the observer's NVML readings.
   virtual std::optional<std::array<unsigned char, 16>> device_uuid() const { return std::nullopt; }
@@ -144,13 +147,9 @@ class CpuFixture : public FixtureBase {
   ~CpuFixture() override;
 
  protected:
-  // One run of the kernel. Keep its result observable (benchmark::DoNotOptimize) so it is not elided.
-  virtual void run() = 0;
-
   const char* region() const override { return "cpu"; }
   std::unique_ptr<Timer> make_timer() override;
   void flush_caches() override;
-  void run_once() override { run(); }
   void release() noexcept override;
 
  private:

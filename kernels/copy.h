@@ -1,17 +1,10 @@
 #pragma once
 
-#include <cuda_runtime_api.h>
-
 #include <cstddef>
 
 namespace gbx::kernels {
 
-// Device-to-device copies of n floats: memory-bound, so they show how close a kernel gets to
-// the device's bandwidth.
-void launch_copy_scalar(float* dst, const float* src, std::size_t n, cudaStream_t stream);
-void launch_copy_vectorised(float* dst, const float* src, std::size_t n, cudaStream_t stream);
-
-// The CPU twin: what every device copy must produce.
+// The copy family's CPU twin: what every device copy (kernels/copy_cuda.h) must produce.
 void copy_reference(float* dst, const float* src, std::size_t n);
 
 }  // namespace gbx::kernels

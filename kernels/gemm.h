@@ -1,9 +1,5 @@
 #pragma once
 
-#ifdef GBX_HAVE_CUDA
-#include <cuda_runtime_api.h>
-#endif
-
 namespace gbx::kernels {
 
 // The GEMM family: C = A·B with A m×k, B k×n and C m×n, all row-major and densely packed (the
@@ -11,7 +7,7 @@ namespace gbx::kernels {
 // cuBLAS take ints; indices are formed in std::size_t, so m·k may exceed INT_MAX. Every variant
 // overwrites C and accepts any m, n, k >= 0.
 
-// CPU, fp32 in and out.
+// CPU, fp32 in and out. The CUDA variants are in kernels/gemm_cuda.h.
 void gemm_naive(const float* A, const float* B, float* C, int m, int n, int k);    // dot product per element
 void gemm_blocked(const float* A, const float* B, float* C, int m, int n, int k);  // cache-blocked
 void gemm_openblas_sgemm(const float* A, const float* B, float* C, int m, int n, int k);
@@ -21,15 +17,5 @@ void gemm_openblas_dgemm(const double* A, const double* B, double* C, int m, int
 // The float64 reference every variant is checked against: products of floats are exact in double,
 // and the sums round at 2^-53, far below any fp32 variant's error.
 void gemm_reference(const float* A, const float* B, double* C, int m, int n, int k);
-
-#ifdef GBX_HAVE_CUDA
-// CUDA, fp32 in and out, enqueued on stream; A, B and C are device pointers. The cuBLAS variants
-// are in kernels/gemm_cublas.h.
-void launch_gemm_naive(const float* A, const float* B, float* C, int m, int n, int k, cudaStream_t stream);
-void launch_gemm_tiled(const float* A, const float* B, float* C, int m, int n, int k, cudaStream_t stream);
-// 16-byte loads and stores where a row's length (k for A, n for B and C) is a multiple of 4 and
-// the pointer is 16-byte aligned; element by element otherwise, so any shape and pointer works.
-void launch_gemm_register_blocked(const float* A, const float* B, float* C, int m, int n, int k, cudaStream_t stream);
-#endif
 
 }  // namespace gbx::kernels

@@ -204,106 +204,38 @@ ParetoGroup analyze_pareto(const std::string& problem, const std::vector<ParetoC
   return group;
 }
 
-namespace {
-
-std::optional<double> number_at(const nlohmann::json& object, const char* key) {
-  if (!object.is_object() || !object.contains(key) || !object[key].is_number()) return std::nullopt;
-  return finite(object[key].get<double>());
-}
-
-// The larger of two values, absent when either is: a pooled variant keeps its worst repetition.
-std::optional<double> worst(const std::optional<double>& a, const std::optional<double>& b) {
-  if (!a || !b) return std::nullopt;
-  return std::max(*a, *b);
-}
-
-std::string failure_text(const nlohmann::json& gbx) {
-  // The run analysis words the failure as the accuracy_failed flag; its prefix repeats what the
-  // listing already says.
-  if (gbx.contains("flags") && gbx["flags"].is_array()) {
-    for (const auto& flag : gbx["flags"]) {
-      if (!flag.is_object() || flag.value("flag", "") != "accuracy_failed") continue;
-      std::string message = flag.value("message", "");
-      const std::string prefix = "ACCURACY FAILED: ";
-      if (message.compare(0, prefix.size(), prefix) == 0) message.erase(0, prefix.size());
-      if (!message.empty()) return message;
-    }
-  }
-  const nlohmann::json& accuracy = gbx["accuracy"];
-  const auto error = number_at(accuracy, "rel_l2_error");
-  const auto tolerance = number_at(accuracy, "tolerance");
-  if (error && tolerance) {
-    char text[96];
-    std::snprintf(text, sizeof text, "rel L2 error %.3g > tolerance %.3g", *error, *tolerance);
-    return text;
-  }
-  return "the accuracy check did not pass";
-}
-
-}  // namespace
-
-std::vector<ParetoGroup> pareto_from_record(const nlohmann::json& record, const ParetoOptions& options) {
-  std::vector<ParetoGroup> groups;
-  if (!record.is_object() || !record.contains("benchmarks") || !record["benchmarks"].is_array()) return groups;
-
+std::vector<ParetoGroup> pareto_from_record(const LoadedRecord& record, const ParetoOptions& options) {
   std::vector<std::string> problems;  // first-seen order
   std::map<std::string, std::vector<ParetoCandidate>> by_problem;
-  for (const auto& row : record["benchmarks"]) {
-    if (!row.is_object() || row.value("run_type", "iteration") != "iteration") continue;
-    if (row.value("error_occurred", false)) continue;  // skipped (no CUDA device) or failed: nothing measured
-    if (!row.contains("gbx") || !row["gbx"].is_object()) continue;
-    const nlohmann::json& gbx = row["gbx"];
-    if (!gbx.contains("problem") || !gbx["problem"].is_string() || gbx.value("skipped", false)) continue;
-
-    const std::string problem = gbx["problem"].get<std::string>();
-    if (by_problem.find(problem) == by_problem.end()) problems.push_back(problem);
-    std::vector<ParetoCandidate>& candidates = by_problem[problem];
-    const std::string name = row.value("name", "");
-    auto found =
-        std::find_if(candidates.begin(), candidates.end(), [&](const ParetoCandidate& c) { return c.name == name; });
-    const bool first = found == candidates.end();
-
+  for (const LoadedBenchmark& benchmark : record.benchmarks) {
+    if (!benchmark.has_problem) continue;
+    if (by_problem.find(benchmark.problem) == by_problem.end()) problems.push_back(benchmark.problem);
     ParetoCandidate c;
-    c.name = name;
-    c.variant = gbx.value("variant", "");
-    if (gbx.contains("samples") && gbx["samples"].is_array()) {
-      for (const auto& sample : gbx["samples"]) {
-        // A sample that is not a number is kept as NaN, so that the variant is left out, not altered.
-        c.latency_samples.push_back(sample.is_number() ? sample.get<double>()
-                                                       : std::numeric_limits<double>::quiet_NaN());
-      }
-    }
-    const nlohmann::json accuracy = gbx.value("accuracy", nlohmann::json());
-    c.error = number_at(accuracy, "rel_l2_error");
-    c.accuracy_failed = accuracy.is_object() && accuracy.contains("passed") && accuracy["passed"] == false;
-    if (c.accuracy_failed) c.failure = failure_text(gbx);
-    c.memory_kind = gbx.value("region", "") == "cpu" ? "host_peak_bytes" : "device_peak_bytes";
-    c.memory_bytes = number_at(gbx.value("memory", nlohmann::json()), c.memory_kind.c_str());
-    const nlohmann::json energy = gbx.value("energy", nlohmann::json::object());
-    c.energy_joules = number_at(energy.value(gbx.value("region", "") == "cpu" ? "cpu" : "gpu", nlohmann::json()),
-                                "joules_per_run");
-    c.throughput_at_bound = number_at(gbx.value("load", nlohmann::json()), "throughput_at_bound_per_second");
-
-    if (first) {
-      candidates.push_back(std::move(c));
-      continue;
-    }
-    // Another repetition of the same benchmark: pool its samples, keep the worst error and memory.
-    ParetoCandidate& pooled = *found;
-    pooled.latency_samples.insert(pooled.latency_samples.end(), c.latency_samples.begin(), c.latency_samples.end());
-    pooled.error = worst(pooled.error, c.error);
-    pooled.memory_bytes = worst(pooled.memory_bytes, c.memory_bytes);
-    pooled.energy_joules = worst(pooled.energy_joules, c.energy_joules);
-    pooled.throughput_at_bound = pooled.throughput_at_bound && c.throughput_at_bound
-                                     ? std::min(*pooled.throughput_at_bound, *c.throughput_at_bound)
-                                     : std::optional<double>();
-    if (c.accuracy_failed && !pooled.accuracy_failed) {
-      pooled.accuracy_failed = true;
-      pooled.failure = c.failure;
-    }
+    c.name = benchmark.name;
+    c.variant = benchmark.variant;
+    c.latency_samples = benchmark.samples;  // every repetition's, pooled
+    c.error = benchmark.error;
+    c.memory_bytes = benchmark.memory_bytes;
+    c.memory_kind = benchmark.memory_kind;
+    c.accuracy_failed = benchmark.accuracy_failed;
+    c.failure = benchmark.failure;
+    c.energy_joules = benchmark.energy_joules;
+    c.throughput_at_bound = benchmark.throughput_at_bound;
+    by_problem[benchmark.problem].push_back(std::move(c));
   }
+  std::vector<ParetoGroup> groups;
   for (const std::string& problem : problems) groups.push_back(analyze_pareto(problem, by_problem[problem], options));
   return groups;
+}
+
+std::vector<ParetoGroup> pareto_from_record(const nlohmann::json& record, const ParetoOptions& options) {
+  try {
+    return pareto_from_record(read_record(record, "the record", SealRequirement::not_yet_sealed), options);
+  } catch (const BadRecord&) {
+    return {};  // a record the reader refuses has no problems to analyse
+  } catch (const nlohmann::json::exception&) {
+    return {};  // nor one it cannot read: the record being written must still be written
+  }
 }
 
 nlohmann::json pareto_json(const std::vector<ParetoGroup>& groups) {

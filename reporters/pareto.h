@@ -9,6 +9,8 @@
 #include <string>
 #include <vector>
 
+#include "record/record_reader.h"
+
 // Pareto analysis of the variants of one problem over latency, error and memory, all lower-is-better
 // (docs/pareto.md). Latency is noisy: a variant beats another on latency only when the two medians'
 // intervals separate, and each variant's probability of lying on the frontier is estimated by
@@ -82,8 +84,12 @@ struct ParetoGroup {
 ParetoGroup analyze_pareto(const std::string& problem, const std::vector<ParetoCandidate>& candidates,
                            const ParetoOptions& options = {});
 
-// Every problem of a record (Google Benchmark JSON with gbx entries): iteration rows that ran, grouped
-// by gbx.problem, repetitions of one name pooled. Plain Google Benchmark JSON gives no groups.
+// Every problem of a record as the record reader gives it (record/record_reader.h): the benchmarks that
+// ran, grouped by gbx.problem, repetitions of one name pooled. Plain Google Benchmark JSON gives no groups.
+std::vector<ParetoGroup> pareto_from_record(const LoadedRecord& record, const ParetoOptions& options = {});
+
+// The same for a record in memory, such as one being written and not yet sealed: read through the
+// record reader; a record it refuses gives no groups.
 std::vector<ParetoGroup> pareto_from_record(const nlohmann::json& record, const ParetoOptions& options = {});
 
 // gbx.pareto in the record (docs/json-format.md).

@@ -43,9 +43,9 @@ enum class BootstrapDistribution { monte_carlo, exact, saddlepoint };
 inline constexpr std::size_t kBootstrapChunk = 64;
 
 // Below this many samples the mean's bootstrap distribution is sampled: Monte Carlo is cheap there, and
-// the saddlepoint's error, O(1/n), reaches 1 to 2% of the interval's width at n = 30 (bootstrap.cc).
+// the saddlepoint's error, O(1/n), reaches 1 to 2% of the interval's width at n = 30 (bootstrap_saddlepoint.cc).
 inline constexpr std::size_t kSaddlepointMinSamples = 100;
-// The largest saddlepoint_mean_lumpiness for which the saddlepoint is used (see bootstrap.cc).
+// The largest saddlepoint_mean_lumpiness for which the saddlepoint is used (see bootstrap_saddlepoint.cc).
 inline constexpr double kSaddlepointLumpRatio = 1.5;
 
 struct BootstrapOptions {
@@ -116,13 +116,13 @@ class MedianLawSampler {
 };
 
 // Why the saddlepoint approximation of the mean's bootstrap distribution would not be accurate enough
-// for these samples (fewer than kSaddlepointMinSamples, a lattice or lumps; see bootstrap.cc), or
+// for these samples (fewer than kSaddlepointMinSamples, a lattice or lumps; see bootstrap_saddlepoint.cc), or
 // nothing when it is. Also nothing-to-say cases (empty, non-finite, constant) give a reason.
 std::optional<std::string> saddlepoint_mean_check(const std::vector<double>& samples);
 
 // The ratio saddlepoint_mean_check holds to kSaddlepointLumpRatio: the largest gap between neighbouring
 // values, among those wider than 2% of the resampled sum's standard deviation, over the spread left
-// within the clusters that such gaps separate (see bootstrap.cc). Infinite for a coarse lattice. Absent
+// within the clusters that such gaps separate (see bootstrap_saddlepoint.cc). Infinite for a coarse lattice. Absent
 // for empty, non-finite or constant input.
 std::optional<double> saddlepoint_mean_lumpiness(const std::vector<double>& samples);
 

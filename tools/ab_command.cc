@@ -8,13 +8,13 @@
 
 #include "extensions/interrupt.h"
 #include "extensions/protocol.h"
-#include "record/process_merge.h"
 #include "record/atomic_file.h"
 #include "record/checksum.h"
+#include "record/process_merge.h"
+#include "record/record_reader.h"
 #include "reporters/pareto.h"
 #include "reporters/process_runner.h"
 #include "tools/compare_command.h"
-#include "tools/record_loader.h"
 
 namespace gbx::tools {
 

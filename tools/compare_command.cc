@@ -7,13 +7,13 @@
 #include <ostream>
 #include <sstream>
 
-#include "stats/bootstrap.h"
-#include "stats/comparison.h"
+#include "record/record_reader.h"
 #include "reporters/escape.h"
 #include "reporters/format.h"
-#include "tools/record_loader.h"
-#include "tools/terminal_colour.h"
 #include "reporters/run_analysis.h"
+#include "stats/bootstrap.h"
+#include "stats/comparison.h"
+#include "tools/terminal_colour.h"
 
 namespace gbx::tools {
 

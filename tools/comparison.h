@@ -5,10 +5,10 @@
 #include <string>
 #include <vector>
 
+#include "record/record_reader.h"
 #include "stats/bootstrap.h"
 #include "stats/comparison.h"
 #include "stats/hierarchical.h"
-#include "tools/record_loader.h"
 
 // The comparison of two loaded records: what `gbx compare` prints and `gbx report` shows. Apart from
 // the command (tools/compare_command.h), so that the report's model depends on data, not a command.

@@ -10,9 +10,9 @@
 #include "record/atomic_file.h"
 #include "record/checksum.h"
 #include "record/json_record.h"
+#include "record/record_reader.h"
 #include "reporters/pareto.h"
 #include "reporters/shard.h"
-#include "tools/record_loader.h"
 
 namespace gbx::tools {
 

@@ -3,8 +3,8 @@
 #include <ostream>
 #include <vector>
 
+#include "record/record_reader.h"
 #include "reporters/pareto.h"
-#include "tools/record_loader.h"
 
 namespace gbx::tools {
 
@@ -22,7 +22,7 @@ int pareto_command(const ParetoCommandOptions& options, std::ostream& out, std::
   }
   // Recomputed rather than read from gbx.pareto: records written before it existed have the samples
   // too, and the analysis is deterministic, so a current record gives what it holds.
-  const std::vector<ParetoGroup> groups = pareto_from_record(record.json);
+  const std::vector<ParetoGroup> groups = pareto_from_record(record);
   if (options.format == "json") {
     out << pareto_json(groups).dump(2) << "\n";
   } else {

@@ -12,9 +12,9 @@
 #include <system_error>
 
 #include "record/atomic_file.h"
+#include "record/record_reader.h"
 #include "tools/html_report.h"
 #include "tools/markdown_report.h"
-#include "tools/record_loader.h"
 #include "tools/report_model.h"
 
 #ifndef GBX_REPORT_ASSETS_DIR

@@ -6,12 +6,12 @@
 #include <utility>
 #include <vector>
 
+#include "record/record_reader.h"
 #include "reporters/format.h"
 #include "reporters/pareto.h"
 #include "stats/change_point.h"
 #include "tools/comparison.h"
 #include "tools/iso8601.h"
-#include "tools/record_loader.h"
 
 // What `gbx report` shows, computed once from the records and then written as Markdown or HTML
 // (docs/report.md). Nothing here formats for one output more than for the other.

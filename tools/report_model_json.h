@@ -8,7 +8,7 @@
 #include <vector>
 
 // Lenient reads of a record's JSON for the report's model (tools/report_model.h): the reader
-// (tools/record_loader.h) has checked what must be there; what may be absent reads as absent here.
+// (record/record_reader.h) has checked what must be there; what may be absent reads as absent here.
 // Internal to the report's model.
 
 namespace gbx::tools::report_json {

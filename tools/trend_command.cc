@@ -4,10 +4,10 @@
 #include <ostream>
 #include <sstream>
 
+#include "record/record_reader.h"
 #include "reporters/escape.h"
 #include "reporters/format.h"
 #include "stats/change_point.h"
-#include "tools/record_loader.h"
 #include "tools/report_model.h"
 
 namespace gbx::tools {

@@ -5,16 +5,16 @@
 #include <nlohmann/json.hpp>
 
 #include "record/checksum.h"
-#include "record/json_parse.h"
+#include "record/record_reader.h"
 
 namespace gbx::tools {
 
 int verify_record(const std::string& path, std::ostream& out, std::ostream& err) {
   nlohmann::json record;
   try {
-    record = parse_json_strictly(read_json_file(path));
-  } catch (const JsonFault& fault) {
-    err << "gbx verify: " << path << ": " << fault.what() << "\n";
+    record = parse_record_file(path);
+  } catch (const BadRecord& fault) {
+    err << "gbx verify: " << fault.what() << "\n";
     return 2;
   }
   const SealCheck check = check_seal(record);

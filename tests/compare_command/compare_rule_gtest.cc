@@ -8,9 +8,9 @@
 #include <sstream>
 #include <string>
 
+#include "record/record_reader.h"
 #include "tests/support/sealed_record_file.h"
 #include "tools/compare_command.h"
-#include "tools/record_loader.h"
 
 namespace {
 
@@ -165,7 +165,7 @@ TEST(ProcessGroups, AbsentIsOneGroupAndRepetitionsJoinTheirProcess) {
   nlohmann::json record = record_json(simulate(9, 3, 4, 1.0));
   nlohmann::json repetition = record["benchmarks"][0];
   record["benchmarks"].push_back(repetition);
-  const gbx::tools::LoadedRecord loaded = gbx::tools::load_record(gbx_test::write_sealed_record("groups.json", record));
+  const gbx::LoadedRecord loaded = gbx::load_record(gbx_test::write_sealed_record("groups.json", record));
   ASSERT_EQ(loaded.benchmarks.size(), 1u);
   EXPECT_EQ(loaded.benchmarks[0].samples.size(), 24u);
   ASSERT_EQ(loaded.benchmarks[0].process_samples.size(), 3u);
@@ -173,7 +173,7 @@ TEST(ProcessGroups, AbsentIsOneGroupAndRepetitionsJoinTheirProcess) {
   EXPECT_DOUBLE_EQ(loaded.benchmarks[0].resolution_seconds, 1e-9);
 
   const nlohmann::json entry = {{"samples", {1, 2, 3}}};
-  const auto one = gbx::tools::read_process_groups("f.json", "benchmarks[0]", entry, 3);
+  const auto one = gbx::read_process_groups("f.json", "benchmarks[0]", entry, 3);
   ASSERT_EQ(one.size(), 1u);
   EXPECT_EQ(one[0].count, 3u);
 }
@@ -190,7 +190,7 @@ TEST(ProcessGroups, BadGroupsAreRefusedWithTheFileAndTheField) {
   for (const nlohmann::json& bad : {nlohmann::json("x"), nlohmann::json::array({{{"process", -1}, {"count", 3}}}),
                                     nlohmann::json::array({{{"count", 3}}})}) {
     const nlohmann::json entry = {{"process_samples", bad}};
-    EXPECT_THROW(gbx::tools::read_process_groups("f.json", "benchmarks[0]", entry, 3), gbx::tools::BadRecord);
+    EXPECT_THROW(gbx::read_process_groups("f.json", "benchmarks[0]", entry, 3), gbx::BadRecord);
   }
 }
 

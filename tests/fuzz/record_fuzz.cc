@@ -17,12 +17,12 @@
 
 #include "record/checksum.h"
 #include "record/json_parse.h"
+#include "record/record_reader.h"
 #include "record/record_schema.h"
 #include "reporters/pareto.h"
 #include "tools/compare_command.h"
 #include "tools/html_report.h"
 #include "tools/markdown_report.h"
-#include "tools/record_loader.h"
 #include "tools/report_model.h"
 
 namespace {
@@ -47,10 +47,10 @@ std::string write_scratch(const std::string& name, const std::string& content) {
 // Every reader over one file: refusing it is fine, anything else that escapes is a finding.
 void read_everywhere(const std::string& path) {
   try {
-    const gbx::tools::LoadedRecord record = gbx::tools::load_record(path);
+    const gbx::LoadedRecord record = gbx::load_record(path);
     (void)gbx::tools::compare_loaded(record, record);
-    (void)gbx::pareto_json(gbx::pareto_from_record(record.json));
-  } catch (const gbx::tools::BadRecord&) {
+    (void)gbx::pareto_json(gbx::pareto_from_record(record));
+  } catch (const gbx::BadRecord&) {
     return;
   }
   // Two runs: the comparison, and the Pareto fronts of the last one.

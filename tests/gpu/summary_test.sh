@@ -3,11 +3,8 @@
 # accuracy, fraction of peak at its clock), and its verdicts: exit 0 when every benchmark ran and
 # passed, 1 when one did not run or failed its check (a skip passes with --no-device), 2 when the
 # record cannot be read.
-set -u
+source "$(dirname "$0")/../support/output_match.sh"
 summary=$1
-dir=$(mktemp -d)
-trap 'rm -rf "$dir"' EXIT
-fail() { echo "FAIL: $*"; exit 1; }
 
 python3 - "$dir" <<'PY'
 import json, sys
@@ -35,18 +32,18 @@ open(f"{d}/nan.json", "w").write('{"benchmarks": [], "x": NaN}')
 PY
 
 python3 "$summary" "$dir/good.json" "$dir/good.md" >/dev/null || fail "a clean record did not pass"
-row='| `gemm/cublas_bf16/m:4096/n:4096/k:4096` | 250 us | [240 us, 260 us] | passed 1.50e-03 (tolerance 3.10e-02) | 55.6% of bf16 FLOP/s at 1830 MHz |'
-grep -qF -- "$row" "$dir/good.md" || { cat "$dir/good.md"; fail "the row is not $row"; }
-grep -qF 'NVIDIA H200 (sm_90, 132 SMs)' "$dir/good.md" || fail "the device is not named"
+expect_output "the device" "$dir/good.md" 'NVIDIA H200 \(sm_90, 132 SMs\)'
+expect_output "the row of a benchmark that ran" "$dir/good.md" \
+  '^\| `gemm/cublas_bf16/m:4096/n:4096/k:4096` \| 250 us \| \[240 us, 260 us\] \| passed 1\.50e-03 \(tolerance 3\.10e-02\) \| 55\.6% of bf16 FLOP/s at 1830 MHz \|$'
 
 python3 "$summary" "$dir/skip.json" "$dir/skip.md" >/dev/null && fail "a skipped benchmark passed on a device"
-grep -qF -- '- not run: `reduce/cub/n:4096`: skipped: no usable CUDA device' "$dir/skip.md" || fail "the skip is not listed"
+expect_output "the skip listed" "$dir/skip.md" '^- not run: `reduce/cub/n:4096`: skipped: no usable CUDA device$'
 python3 "$summary" "$dir/skip.json" "$dir/skip.md" --no-device >/dev/null || fail "a skip failed --no-device"
 python3 "$summary" "$dir/not_run.json" "$dir/not_run.md" >/dev/null && fail "a gbx.not_run benchmark passed on a device"
-grep -qF -- '- not run: `reduce/cub/n:4096`: not run: no CUDA device' "$dir/not_run.md" || fail "gbx.not_run is not listed"
+expect_output "gbx.not_run listed" "$dir/not_run.md" '^- not run: `reduce/cub/n:4096`: not run: no CUDA device'
 python3 "$summary" "$dir/not_run.json" "$dir/not_run.md" --no-device >/dev/null || fail "gbx.not_run failed --no-device"
 python3 "$summary" "$dir/wrong.json" "$dir/wrong.md" --no-device >/dev/null && fail "a failed accuracy check passed"
-grep -qF '**FAILED**' "$dir/wrong.md" || fail "the failed check is not marked"
+expect_output "the failed check marked" "$dir/wrong.md" '\*\*FAILED\*\*'
 python3 "$summary" "$dir/nan.json" "$dir/nan.md" >/dev/null 2>&1
 [[ $? == 2 ]] || fail "a record with NaN did not exit 2"
 echo PASS

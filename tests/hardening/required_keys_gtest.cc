@@ -11,10 +11,10 @@
 
 #include "record/checksum.h"
 #include "record/json_parse.h"
+#include "record/record_reader.h"
 #include "record/record_schema.h"
 #include "tests/support/complete_record.h"
 #include "tests/support/sealed_record_file.h"
-#include "tools/record_loader.h"
 
 namespace {
 
@@ -22,8 +22,8 @@ using json = nlohmann::json;
 
 std::string refusal(const std::string& path) {
   try {
-    gbx::tools::load_record(path);
-  } catch (const gbx::tools::BadRecord& fault) {
+    gbx::load_record(path);
+  } catch (const gbx::BadRecord& fault) {
     return fault.what();
   }
   return "";

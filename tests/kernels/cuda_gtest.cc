@@ -18,6 +18,7 @@
 #include "kernels/cublas_check.h"
 #include "kernels/gemm.h"
 #include "kernels/gemm_cublas.h"
+#include "kernels/gemm_cuda.h"
 #include "kernels/grid.h"
 #include "kernels/reduce.h"
 #include "kernels/reduce_cuda.h"

@@ -1,20 +1,16 @@
 #!/usr/bin/env bash
 # The Pareto analysis end to end: a real run records gbx.pareto and prints the summary below its table;
 # `gbx pareto` prints it again from the record (console and JSON), and refuses bad input with exit 2.
-set -u
+source "$(dirname "$0")/../support/output_match.sh"
 bench=$1 gbx=$2
-dir=$(mktemp -d)
-trap 'rm -rf "$dir"' EXIT
-fail() { echo "FAIL: $*"; exit 1; }
 
 "$bench" --benchmark_filter='n:4096' --gbx_min_samples=10 --gbx_max_samples=20 --gbx_max_time=0.5 \
   --gbx_out_dir="$dir/run" >"$dir/console" 2>"$dir/stderr" || fail "bench run: $(cat "$dir/stderr")"
 record=$(ls "$dir"/run/*.json)
 [[ -f $record ]] || fail "no record in $dir/run"
 
-grep -q '^Pareto (latency, error, memory) per problem$' "$dir/console" || fail "no summary: $(cat "$dir/console")"
-grep -q '^reduce/n=4096 (compared on latency' "$dir/console" || fail "no problem line: $(cat "$dir/console")"
-grep -Eq '^  \* [a-z_]+ .* P\(frontier\)=[01]\.[0-9]{2}$' "$dir/console" || fail "no frontier row: $(cat "$dir/console")"
+expect_output "the Pareto summary below the table" "$dir/console" '^Pareto \(latency, error, memory\) per problem$' \
+  '^reduce/n=4096 \(compared on latency' '^  \* [a-z_]+ .* P\(frontier\)=[01]\.[0-9]{2}$'
 
 python3 - "$record" <<'PY' || fail "gbx.pareto in the record"
 import json, sys
@@ -33,22 +29,17 @@ for v in group["variants"]:
 PY
 
 # The command recomputes the same analysis from the samples.
-"$gbx" pareto "$record" >"$dir/out" 2>"$dir/err"
-rc=$?
-[[ $rc -eq 0 ]] || fail "gbx pareto exit $rc: $(cat "$dir/err")"
+expect_exit 0 "gbx pareto" "$gbx" pareto "$record"
 sed -n '/^Pareto/,$p' "$dir/console" >"$dir/from_run"
 sed -n '/^Pareto/,$p' "$dir/out" >"$dir/from_command"
 [[ -s $dir/from_command ]] || fail "gbx pareto printed no summary: $(cat "$dir/out")"
 diff "$dir/from_run" "$dir/from_command" || fail "the command's summary differs from the run's"
-"$gbx" pareto --format=json "$record" >"$dir/json" 2>"$dir/err"
-rc=$?
-[[ $rc -eq 0 ]] || fail "gbx pareto --format=json exit $rc: $(cat "$dir/err")"
-python3 - "$dir/json" "$record" <<'PY' || fail "the JSON output is not the recorded analysis"
+expect_exit 0 "gbx pareto --format=json" "$gbx" pareto --format=json "$record"
+python3 - "$dir/out" "$record" <<'PY' || fail "the JSON output is not the recorded analysis"
 import json, sys
 assert json.load(open(sys.argv[1])) == json.load(open(sys.argv[2]))["gbx"]["pareto"]
 PY
-"$gbx" pareto --format=yaml "$record" >/dev/null 2>&1
-[[ $? -eq 2 ]] || fail "an unknown format must exit 2"
+expect_exit 2 "an unknown format" "$gbx" pareto --format=yaml "$record"
 
 # Plain Google Benchmark JSON is readable: exit 0 with a note.
 python3 - "$dir/plain.json" <<'PY'
@@ -57,10 +48,8 @@ rows = [{"name": "BM_x", "run_name": "BM_x", "run_type": "iteration", "repetitio
          "threads": 1, "iterations": 10, "real_time": 5.0, "cpu_time": 5.0, "time_unit": "ns"}]
 json.dump({"context": {"caches": []}, "benchmarks": rows}, open(sys.argv[1], "w"))
 PY
-"$gbx" pareto "$dir/plain.json" >"$dir/out" 2>&1
-rc=$?
-[[ $rc -eq 0 ]] || fail "plain Google Benchmark JSON must exit 0: $(cat "$dir/out")"
-grep -q 'no gbx section' "$dir/out" || fail "plain JSON must say there is no gbx section: $(cat "$dir/out")"
+expect_exit 0 "plain Google Benchmark JSON" "$gbx" pareto "$dir/plain.json"
+expect_output "plain Google Benchmark JSON: the note" "$dir/out" 'no gbx section'
 
 # Bad input: exit 2 and a message that names the file and the fault.
 head -c 300 "$record" >"$dir/truncated.json"
@@ -72,10 +61,7 @@ json.dump(record, open(sys.argv[2], "w"))
 PY
 for case in "truncated.json:not valid JSON" "tampered.json:checksum mismatch" "absent.json:cannot open"; do
   name=${case%%:*} fault=${case#*:}
-  "$gbx" pareto "$dir/$name" >/dev/null 2>"$dir/err"
-  rc=$?
-  [[ $rc -eq 2 ]] || fail "$name: exit $rc, expected 2"
-  grep -q "$name" "$dir/err" || fail "$name: the message does not name the file: $(cat "$dir/err")"
-  grep -q "$fault" "$dir/err" || fail "$name: expected '$fault' in: $(cat "$dir/err")"
+  expect_exit 2 "$name" "$gbx" pareto "$dir/$name"
+  expect_output "$name: the file and the fault named" "$dir/err" "${name//./\\.}: .*$fault"
 done
 echo "gbx pareto: recorded, printed, recomputed identically, and bad input refused"

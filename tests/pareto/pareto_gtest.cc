@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "reporters/pareto.h"
+#include "tests/support/complete_record.h"
 
 namespace gbx {
 namespace {
@@ -251,7 +252,7 @@ TEST(Pareto, ConsoleSummaryMarksTheFrontierAndNotesWhatIsMissing) {
   EXPECT_EQ(single.str(), "");
 }
 
-// A record as the driver writes it, cut down to what the analysis reads.
+// A record as the driver writes it, cut down to what the record reader requires and the analysis reads.
 nlohmann::json row(const std::string& name, const std::string& problem, const std::string& variant,
                    std::vector<double> samples, double error, bool passed) {
   nlohmann::json accuracy = {{"rel_l2_error", error}, {"tolerance", 1e-5}, {"passed", passed}};
@@ -260,6 +261,8 @@ nlohmann::json row(const std::string& name, const std::string& problem, const st
     flags.push_back({{"flag", "accuracy_failed"}, {"value", error}, {"message", "ACCURACY FAILED: too far"}});
   return {{"name", name},
           {"run_type", "iteration"},
+          {"real_time", 1.0},
+          {"time_unit", "ms"},
           {"gbx",
            {{"problem", problem},
             {"variant", variant},
@@ -271,7 +274,8 @@ nlohmann::json row(const std::string& name, const std::string& problem, const st
 }
 
 TEST(ParetoFromRecord, GroupsByProblemPoolsRepetitionsAndSkipsWhatDidNotRun) {
-  nlohmann::json record = {{"context", nlohmann::json::object()}, {"benchmarks", nlohmann::json::array()}};
+  nlohmann::json record = {
+      {"context", nlohmann::json::object()}, {"benchmarks", nlohmann::json::array()}, {"gbx", {{"schema_version", 1}}}};
   auto& rows = record["benchmarks"];
   rows.push_back(row("reduce/a/n:8", "reduce/n=8", "a", cluster(1e-3, 0.01, 11), 1e-7, true));
   rows.push_back(row("gemm/x/m:8", "gemm/m=8", "x", cluster(2e-3, 0.01, 11), 1e-6, true));
@@ -283,7 +287,10 @@ TEST(ParetoFromRecord, GroupsByProblemPoolsRepetitionsAndSkipsWhatDidNotRun) {
   rows.push_back(skipped);
   rows.push_back({{"name", "reduce/a/n:8_median"}, {"run_type", "aggregate"}, {"gbx", {{"problem", "reduce/n=8"}}}});
 
-  const auto groups = pareto_from_record(record);
+  // With the keys the schema requires, which the reader checks.
+  const nlohmann::json complete = gbx_test::complete_record(record);
+  const auto groups = pareto_from_record(read_record(complete, "hand-built", SealRequirement::not_yet_sealed));
+  EXPECT_EQ(pareto_json(pareto_from_record(complete)), pareto_json(groups));  // the same through the JSON overload
   ASSERT_EQ(groups.size(), 2u);
   EXPECT_EQ(groups[0].problem, "reduce/n=8");  // first seen first
   EXPECT_EQ(groups[1].problem, "gemm/m=8");

@@ -2,12 +2,8 @@
 # gbx ab with the same binary on both sides (an A/A check): two K-process records, interleaved in
 # the recorded pair orders, sealed and valid, and the comparison `gbx compare` prints for them, with
 # its exit code. Bad input exits 2.
-set -u
+source "$(dirname "$0")/../support/output_match.sh"
 bench=$1 gbx=$2 schema=$3
-here=$(cd "$(dirname "$0")" && pwd)
-dir=$(mktemp -d)
-trap 'rm -rf "$dir"' EXIT
-fail() { echo "FAIL: $*"; exit 1; }
 flags=(--benchmark_filter='first|second|third' --gbx_min_samples=5 --gbx_warmup=1)
 
 "$gbx" ab --base "$bench" --candidate "$bench" --processes 3 --seed 9 --format json -o "$dir" --progress on \
@@ -20,8 +16,7 @@ for record in "$base" "$candidate"; do
   "$gbx" verify "$record" >/dev/null || fail "$record is not intact"
   /usr/bin/python3 "$here/../record/validate_record.py" "$schema" "$record" >/dev/null || fail "schema: $record"
 done
-progress=$(grep -cE '^\[[0-9]+/18\] faults/' "$dir/ab.err")
-[[ $progress -eq 18 ]] || fail "$progress progress lines, expected 18 (3 benchmarks x 3 processes x 2 sides)"
+expect_count "progress lines (3 benchmarks x 3 processes x 2 sides)" "$dir/ab.err" 18 '^\[[0-9]+/18\] faults/'
 /usr/bin/python3 - "$base" "$candidate" "$dir/ab.json" "$rc" <<'PY' || fail "records and comparison"
 import json, sys
 base, candidate = (json.load(open(p)) for p in sys.argv[1:3])
@@ -62,16 +57,14 @@ echo "A/A: two sealed 3-process records, interleaved as recorded, compared as gb
 expect_2() {
   local what=$1
   shift
-  "$gbx" ab "$@" >"$dir/out" 2>"$dir/err"
-  local code=$?
-  [[ $code -eq 2 ]] || fail "$what: exit code $code, expected 2"
-  [[ -s "$dir/err" ]] || fail "$what: no message"
+  expect_exit 2 "$what" "$gbx" ab "$@"
+  expect_output "$what: a message" "$dir/err" '.'
 }
 expect_2 "bad format" --base "$bench" --candidate "$bench" --format xml -o "$dir" -- "${flags[@]}"
 expect_2 "missing binary" --base "$dir/none" --candidate "$bench" -o "$dir" -- "${flags[@]}"
 expect_2 "a flag gbx ab owns" --base "$bench" --candidate "$bench" -o "$dir" -- --benchmark_out=x.json
 expect_2 "a bad bench flag" --base "$bench" --candidate "$bench" -o "$dir" -- --gbx_min_samples=0
 expect_2 "no output directory" --base "$bench" --candidate "$bench" -o "$dir/none" -- "${flags[@]}"
-grep -q "gbx_min_samples" <("$gbx" ab --base "$bench" --candidate "$bench" -o "$dir" -- --gbx_min_samples=0 2>&1) ||
-  fail "the bad flag is not named"
+expect_exit 2 "a bad bench flag" "$gbx" ab --base "$bench" --candidate "$bench" -o "$dir" -- --gbx_min_samples=0
+expect_output "the bad flag named" "$dir/err" 'gbx_min_samples'
 echo "bad input: exit 2 with a message"

@@ -3,12 +3,8 @@
 # failed with their cause, the healthy ones around them are measured in every process, the exit code
 # is 1, the record is sealed and valid, progress lines are written, and no temporary file is left.
 # Then: repetitions (aggregates recomputed over the merged repetitions), and an interrupted run.
-set -u
+source "$(dirname "$0")/../support/output_match.sh"
 bench=$1 gbx=$2 schema=$3
-here=$(cd "$(dirname "$0")" && pwd)
-dir=$(mktemp -d)
-trap 'rm -rf "$dir"' EXIT
-fail() { echo "FAIL: $*"; exit 1; }
 # Under AddressSanitizer (scripts/sanitize) the deliberate segfault would be caught by ASan's SEGV
 # handler and end as exit code 1; let it die of the signal, as it does in every other build.
 export ASAN_OPTIONS="${ASAN_OPTIONS:+$ASAN_OPTIONS:}handle_segv=0"
@@ -22,10 +18,9 @@ rc=$?
 "$gbx" verify "$dir/out/faults.json" >/dev/null || fail "the record is not intact"
 /usr/bin/python3 "$here/../record/validate_record.py" "$schema" "$dir/out/faults.json" >/dev/null || fail "schema"
 # 8 benchmarks x 2 processes, one progress line each (stderr is not a terminal: plain lines).
-progress=$(grep -cE '^\[[0-9]+/16\] faults/' "$dir/stderr")
-[[ $progress -eq 16 ]] || { cat "$dir/stderr"; fail "$progress progress lines, expected 16"; }
-grep -qE '^\[16/16\] ' "$dir/stderr" || fail "no final progress line"
-grep -q 'FAILED' "$dir/stderr" || fail "progress does not show the failures"
+expect_count "progress lines" "$dir/stderr" 16 '^\[[0-9]+/16\] faults/'
+expect_output "the final progress line" "$dir/stderr" '^\[16/16\] '
+expect_output "progress shows the failures" "$dir/stderr" 'FAILED'
 /usr/bin/python3 - "$dir/out/faults.json" <<'PY' || fail "record content"
 import json, statistics, sys
 record = json.load(open(sys.argv[1]))
@@ -86,16 +81,15 @@ echo "faults: recorded failed with their causes; healthy benchmarks measured in 
 # Progress without processes: one plain line per finished benchmark.
 "$bench" --benchmark_filter='first|second' --gbx_min_samples=3 --gbx_warmup=0 --gbx_progress=on \
   >/dev/null 2>"$dir/progress" || fail "single-process run"
-grep -qE '^\[1/2\] faults/first [0-9.]+ s, ETA [0-9]+' "$dir/progress" || fail "progress: $(cat "$dir/progress")"
-grep -qE '^\[2/2\] faults/second [0-9.]+ s$' "$dir/progress" || fail "progress: $(cat "$dir/progress")"
+expect_output "progress" "$dir/progress" '^\[1/2\] faults/first [0-9.]+ s, ETA [0-9]+' '^\[2/2\] faults/second [0-9.]+ s$'
 "$bench" --benchmark_filter='first' --gbx_min_samples=3 --gbx_warmup=0 >/dev/null 2>"$dir/progress"
-[[ ! -s "$dir/progress" ]] || fail "progress on a non-terminal by default: $(cat "$dir/progress")"
+expect_empty "no progress on a non-terminal by default" "$dir/progress"
 
 # The same seed gives the same orders; repetitions give aggregates over the merged repetitions.
 "$bench" --gbx_processes=3 --gbx_order_seed=11 --benchmark_filter='first|second|third' --benchmark_repetitions=2 \
   --gbx_min_samples=4 --gbx_warmup=1 --benchmark_out="$dir/reps.json" --benchmark_format=csv >"$dir/csv" 2>"$dir/err" ||
   fail "repetitions run: $(cat "$dir/err")"
-grep -q '^"faults/first/iterations:1/manual_time_mean"' "$dir/csv" || fail "no CSV aggregate row: $(cat "$dir/csv")"
+expect_output "the CSV aggregate row" "$dir/csv" '^"faults/first/iterations:1/manual_time_mean"'
 /usr/bin/python3 - "$dir/reps.json" <<'PY' || fail "repetitions content"
 import json, statistics, sys
 record = json.load(open(sys.argv[1]))

@@ -1,15 +1,11 @@
 #!/usr/bin/env bash
 # An interrupted run keeps its finished benchmarks, says interrupted, stays sealed, exits non-zero.
-set -u
+source "$(dirname "$0")/../support/output_match.sh"
 bench=$1 gbx=$2
-dir=$(mktemp -d)
-trap 'rm -rf "$dir"' EXIT
-fail() { echo "FAIL: $*"; exit 1; }
 
-"$bench" --gbx_min_samples=5 --gbx_warmup=1 --benchmark_out="$dir/record.json" >"$dir/out" 2>"$dir/err"
-rc=$?
-[[ $rc -eq 130 ]] || fail "exit code $rc, expected 130 (128 + SIGINT)"
-grep -q "interrupted by signal 2" "$dir/err" || fail "no interrupt message on stderr"
+expect_exit 130 "an interrupted run (128 + SIGINT)" "$bench" --gbx_min_samples=5 --gbx_warmup=1 \
+  --benchmark_out="$dir/record.json"
+expect_output "the interrupt message" "$dir/err" 'interrupted by signal 2'
 python3 - "$dir/record.json" <<'PY' || fail "record content"
 import json, sys
 record = json.load(open(sys.argv[1]))

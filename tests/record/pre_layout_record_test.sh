@@ -3,7 +3,8 @@
 # gbx.environment.source.commit), kept in fixtures/: today's gbx still verifies, compares,
 # analyses and reports it.
 # Usage: pre_layout_record_test.sh GBX RECORD NODE_MODULES WORK_DIR
-set -euo pipefail
+set -eo pipefail
+source "$(dirname "$0")/../support/output_match.sh"
 gbx=$1 record=$2 node_modules=$3 work=$4
 rm -rf "$work"
 mkdir -p "$work"
@@ -15,17 +16,16 @@ mkdir -p "$work"
 rc=0
 "$gbx" compare "$record" "$record" >"$work/compare.txt" 2>&1 || rc=$?
 [[ $rc == 0 || $rc == 3 ]] || { cat "$work/compare.txt"; echo "gbx compare exited $rc" >&2; exit 1; }
-for label in 'reduce/n=4096 naive' 'reduce/n=4096 kahan'; do
-  grep -q "^$label .* same$" "$work/compare.txt" || { cat "$work/compare.txt"; echo "compare lost $label" >&2; exit 1; }
-done
+expect_output "compare finds both sides" "$work/compare.txt" '^reduce/n=4096 naive .* same$'
+expect_output "compare finds both sides" "$work/compare.txt" '^reduce/n=4096 kahan .* same$'
 
 "$gbx" pareto --format=json "$record" >"$work/pareto.json"
 python3 -c 'import json, sys; groups = json.load(open(sys.argv[1])); assert groups, groups' "$work/pareto.json"
 
 "$gbx" report --format=markdown "$record" -o "$work/report.md"
-grep -q 'reduce/naive' "$work/report.md"
+expect_output "the Markdown report" "$work/report.md" 'reduce/naive'
 if [[ -d $node_modules/vega ]]; then
   "$gbx" report --assets "$node_modules" "$record" -o "$work/report.html"
-  grep -q 'reduce/kahan' "$work/report.html"
+  expect_output "the HTML report" "$work/report.html" 'reduce/kahan'
 fi
 echo "ok: $record verifies, compares, analyses and reports"

@@ -1,16 +1,12 @@
 #!/usr/bin/env bash
 # gbx verify: 0 on an intact record, 1 after a one-byte change, 2 on unreadable input.
-set -u
+source "$(dirname "$0")/../support/output_match.sh"
 bench=$1 gbx=$2
-dir=$(mktemp -d)
-trap 'rm -rf "$dir"' EXIT
-fail() { echo "FAIL: $*"; exit 1; }
 
 "$bench" --benchmark_filter='reduce/naive/n:4096' --gbx_min_samples=5 --benchmark_out="$dir/r.json" >"$dir/bench.out" 2>&1 ||
   fail "bench run failed (exit $?): $(cat "$dir/bench.out")"
-"$gbx" verify "$dir/r.json" >"$dir/out" 2>&1
-[[ $? -eq 0 ]] || fail "intact record not verified: $(cat "$dir/out")"
-grep -q intact "$dir/out" || fail "no 'intact' in: $(cat "$dir/out")"
+expect_exit 0 "an intact record" "$gbx" verify "$dir/r.json"
+expect_output "an intact record" "$dir/out" 'r\.json: intact \(sha256 [0-9a-f]{64}\)$'
 
 # Change one digit of one sample: one byte.
 python3 - "$dir/r.json" "$dir/tampered.json" <<'PY'
@@ -23,17 +19,15 @@ text = text[:position] + ("1" if digit != "1" else "2") + text[position + 1:]
 open(sys.argv[2], "w").write(text)
 PY
 cmp -l "$dir/r.json" "$dir/tampered.json" | wc -l | grep -qx 1 || fail "the tampered copy differs by more than one byte"
-"$gbx" verify "$dir/tampered.json" >"$dir/out" 2>&1
-[[ $? -eq 1 ]] || fail "one-byte change not detected: $(cat "$dir/out")"
-grep -q MISMATCH "$dir/out" || fail "no MISMATCH in: $(cat "$dir/out")"
+expect_exit 1 "a one-byte change" "$gbx" verify "$dir/tampered.json"
+expect_output "a one-byte change" "$dir/out" 'tampered\.json: MISMATCH: the record was changed after it was written'
 
 head -c 100 "$dir/r.json" >"$dir/truncated.json"
-"$gbx" verify "$dir/truncated.json" >/dev/null 2>"$dir/err"
-[[ $? -eq 2 ]] || fail "truncated input: expected exit 2"
-grep -q truncated.json "$dir/err" || fail "the message does not name the file"
-"$gbx" verify "$dir/missing.json" >/dev/null 2>&1
-[[ $? -eq 2 ]] || fail "missing file: expected exit 2"
+expect_exit 2 "truncated input" "$gbx" verify "$dir/truncated.json"
+expect_output "truncated input: the file named" "$dir/err" '^gbx verify: .*truncated\.json: '
+expect_exit 2 "a missing file" "$gbx" verify "$dir/missing.json"
+expect_output "a missing file: the file named" "$dir/err" '^gbx verify: .*missing\.json: '
 echo '{"benchmarks": []}' >"$dir/plain.json"
-"$gbx" verify "$dir/plain.json" >/dev/null 2>&1
-[[ $? -eq 2 ]] || fail "record without a checksum: expected exit 2"
+expect_exit 2 "a record without a checksum" "$gbx" verify "$dir/plain.json"
+expect_output "a record without a checksum" "$dir/err" 'plain\.json: no gbx.checksum'
 echo "gbx verify: intact 0, one-byte change 1, unreadable 2"

@@ -5,8 +5,8 @@
 #include <algorithm>
 #include <string>
 
+#include "record/record_reader.h"
 #include "tests/report/records.h"
-#include "tools/record_loader.h"
 #include "tools/report_model.h"
 
 namespace {
@@ -223,11 +223,11 @@ TEST(ReportModel, ABadRecordIsRefusedNamingTheFileAndTheFault) {
   try {
     build_report_model({tampered});
     FAIL() << "a tampered record was accepted";
-  } catch (const gbx::tools::BadRecord& error) {
+  } catch (const gbx::BadRecord& error) {
     EXPECT_NE(std::string(error.what()).find(tampered), std::string::npos) << error.what();
     EXPECT_NE(std::string(error.what()).find("checksum mismatch"), std::string::npos) << error.what();
   }
-  EXPECT_THROW(build_report_model({::testing::TempDir() + "no-such-record.json"}), gbx::tools::BadRecord);
+  EXPECT_THROW(build_report_model({::testing::TempDir() + "no-such-record.json"}), gbx::BadRecord);
 }
 
 TEST(ReportModel, TheRecordsVariantsGiveParetoGroups) {

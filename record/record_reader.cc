@@ -1,13 +1,15 @@
-#include "tools/record_loader.h"
+#include "record/record_reader.h"
 
 #include <algorithm>
 #include <cmath>
+#include <cstdio>
+#include <utility>
 
 #include "record/checksum.h"
 #include "record/json_parse.h"
 #include "record/record_schema.h"
 
-namespace gbx::tools {
+namespace gbx {
 
 namespace {
 
@@ -19,14 +21,6 @@ double seconds_per(const std::string& path, const std::string& where, const std:
   if (unit == "ms") return 1e-3;
   if (unit == "s") return 1.0;
   bad(path, where + ".time_unit is '" + unit + "', not ns, us, ms or s");
-}
-
-nlohmann::json parse(const std::string& path) {
-  try {
-    return parse_json_strictly(read_json_file(path));
-  } catch (const JsonFault& fault) {
-    bad(path, fault.what());
-  }
 }
 
 const nlohmann::json& member(const std::string& path, const nlohmann::json& object, const std::string& where,
@@ -44,6 +38,73 @@ std::string text_or(const std::string& path, const nlohmann::json& object, const
   if (!object.contains(key)) return "";
   if (!object[key].is_string()) bad(path, where + "." + key + " has the wrong type (" + object[key].type_name() + ")");
   return object[key].get<std::string>();
+}
+
+// A finite number at object[key], or absent (missing, not a number, not finite).
+std::optional<double> number_at(const nlohmann::json& object, const char* key) {
+  if (!object.is_object() || !object.contains(key) || !object[key].is_number()) return std::nullopt;
+  const double value = object[key].get<double>();
+  if (!std::isfinite(value)) return std::nullopt;
+  return value;
+}
+
+// The larger of two values, absent when either is: a pooled benchmark keeps its worst repetition.
+std::optional<double> worst(const std::optional<double>& a, const std::optional<double>& b) {
+  if (!a || !b) return std::nullopt;
+  return std::max(*a, *b);
+}
+
+// Why a repetition failed its accuracy check, in words.
+std::string failure_text(const nlohmann::json& gbx) {
+  // The run analysis words the failure as the accuracy_failed flag; its prefix repeats what the
+  // listing already says.
+  if (gbx.contains("flags") && gbx["flags"].is_array()) {
+    for (const auto& flag : gbx["flags"]) {
+      if (!flag.is_object() || flag.value("flag", "") != "accuracy_failed") continue;
+      std::string message = flag.value("message", "");
+      const std::string prefix = "ACCURACY FAILED: ";
+      if (message.compare(0, prefix.size(), prefix) == 0) message.erase(0, prefix.size());
+      if (!message.empty()) return message;
+    }
+  }
+  const nlohmann::json& accuracy = gbx["accuracy"];
+  const auto error = number_at(accuracy, "rel_l2_error");
+  const auto tolerance = number_at(accuracy, "tolerance");
+  if (error && tolerance) {
+    char text[96];
+    std::snprintf(text, sizeof text, "rel L2 error %.3g > tolerance %.3g", *error, *tolerance);
+    return text;
+  }
+  return "the accuracy check did not pass";
+}
+
+// Adds one repetition's Pareto facts to its benchmark's.
+void add_pareto_facts(LoadedBenchmark& loaded, const nlohmann::json& gbx, bool first) {
+  const nlohmann::json accuracy = gbx.value("accuracy", nlohmann::json());
+  const std::optional<double> error = number_at(accuracy, "rel_l2_error");
+  const bool failed = accuracy.is_object() && accuracy.contains("passed") && accuracy["passed"] == false;
+  loaded.memory_kind = gbx.value("region", "") == "cpu" ? "host_peak_bytes" : "device_peak_bytes";
+  const std::optional<double> memory = number_at(gbx.value("memory", nlohmann::json()), loaded.memory_kind.c_str());
+  loaded.error = first ? error : worst(loaded.error, error);
+  loaded.memory_bytes = first ? memory : worst(loaded.memory_bytes, memory);
+  const nlohmann::json energy = gbx.value("energy", nlohmann::json());
+  const char* counter = gbx.value("region", "") == "cpu" ? "cpu" : "gpu";
+  const std::optional<double> joules =
+      energy.is_object() ? number_at(energy.value(counter, nlohmann::json()), "joules_per_run") : std::nullopt;
+  loaded.energy_joules = first ? joules : worst(loaded.energy_joules, joules);
+  // Higher is better: a pooled benchmark keeps its lowest repetition, absent when any lacks one.
+  const std::optional<double> at_bound = number_at(gbx.value("load", nlohmann::json()), "throughput_at_bound_per_second");
+  if (first) {
+    loaded.throughput_at_bound = at_bound;
+  } else if (!loaded.throughput_at_bound || !at_bound) {
+    loaded.throughput_at_bound.reset();
+  } else {
+    loaded.throughput_at_bound = std::min(*loaded.throughput_at_bound, *at_bound);
+  }
+  if (failed && !loaded.accuracy_failed) {
+    loaded.accuracy_failed = true;
+    loaded.failure = failure_text(gbx);
+  }
 }
 
 bool flag_or_false(const std::string& path, const nlohmann::json& object, const std::string& where, const char* key) {
@@ -77,16 +138,28 @@ std::vector<ProcessGroup> read_process_groups(const std::string& path, const std
     result.push_back(group);
   }
   if (total != sample_count) {
-    bad(path, field + " counts " + std::to_string(total) + " samples, but gbx.samples holds " +
-                  std::to_string(sample_count));
+    bad(path,
+        field + " counts " + std::to_string(total) + " samples, but gbx.samples holds " + std::to_string(sample_count));
   }
   return result;
 }
 
+nlohmann::json parse_record_file(const std::string& path) {
+  try {
+    return parse_json_strictly(read_json_file(path));
+  } catch (const JsonFault& fault) {
+    bad(path, fault.what());
+  }
+}
+
 LoadedRecord load_record(const std::string& path) {
+  return read_record(parse_record_file(path), path, SealRequirement::intact);
+}
+
+LoadedRecord read_record(nlohmann::json json, const std::string& path, SealRequirement seal_requirement) {
   LoadedRecord record;
   record.path = path;
-  record.json = parse(path);
+  record.json = std::move(json);
   const nlohmann::json& j = record.json;
   if (!j.is_object()) bad(path, "the top level is not a JSON object");
   const auto& benchmarks = member(path, j, "the record", "benchmarks", nlohmann::json::value_t::array);
@@ -103,14 +176,15 @@ LoadedRecord load_record(const std::string& path) {
   }
 
   std::map<std::string, std::size_t> index;
-  std::vector<std::map<std::size_t, std::vector<double>>> by_process;  // per loaded benchmark
+  std::vector<std::map<std::size_t, std::vector<double>>> by_process;      // per loaded benchmark
+  std::vector<std::pair<std::size_t, const nlohmann::json*>> pareto_rows;  // (benchmark, its row's gbx)
   for (std::size_t i = 0; i < benchmarks.size(); ++i) {
     const std::string where = "benchmarks[" + std::to_string(i) + "]";
     const auto& b = benchmarks[i];
     if (!b.is_object()) bad(path, where + " is not an object");
     const std::string name = member(path, b, where, "name", nlohmann::json::value_t::string).get<std::string>();
     const std::string run_type = member(path, b, where, "run_type", nlohmann::json::value_t::string).get<std::string>();
-    if (run_type != "iteration") continue;           // aggregates summarise what the repetitions already hold
+    if (run_type != "iteration") continue;  // aggregates summarise what the repetitions already hold
     if (flag_or_false(path, b, where, "error_occurred")) continue;  // skipped or failed: nothing measured
     const double real_time = member(path, b, where, "real_time", nlohmann::json::value_t::number_float).get<double>();
     const std::string unit = member(path, b, where, "time_unit", nlohmann::json::value_t::string).get<std::string>();
@@ -119,7 +193,8 @@ LoadedRecord load_record(const std::string& path) {
     auto found = index.find(name);
     if (found == index.end()) {
       found = index.emplace(name, record.benchmarks.size()).first;
-      record.benchmarks.push_back(LoadedBenchmark{name, {}, {}, {}, {}, {}, 0.0});
+      record.benchmarks.push_back(LoadedBenchmark{});
+      record.benchmarks.back().name = name;
       by_process.emplace_back();
     }
     LoadedBenchmark& loaded = record.benchmarks[found->second];
@@ -144,6 +219,7 @@ LoadedRecord load_record(const std::string& path) {
       auto& into = groups[group.process];
       for (std::size_t s = 0; s < group.count; ++s) into.push_back(samples[next++].get<double>());
     }
+    pareto_rows.emplace_back(found->second, &g);
     loaded.problem = text_or(path, g, where + ".gbx", "problem");
     loaded.variant = text_or(path, g, where + ".gbx", "variant");
     loaded.protocol["problem"] = loaded.problem;
@@ -172,15 +248,31 @@ LoadedRecord load_record(const std::string& path) {
   // After the checks above, so that their more specific messages come first; before the seal is
   // recomputed, so that a record sealed over bad content is still refused for the content, and a
   // structural fault is named as such rather than as the seal it also breaks.
-  if (record.has_gbx) {
+  if (record.has_gbx && seal_requirement == SealRequirement::intact) {
     const SealCheck seal = check_seal(j);
     if (seal.status == SealStatus::missing) bad(path, "gbx.checksum is missing: the record cannot be trusted");
     const std::string violation = schema_violation(j);
     if (!violation.empty()) bad(path, "not a valid gbx record (docs/gbx-record.schema.json): " + violation);
     if (seal.status == SealStatus::mismatch)
       bad(path, "checksum mismatch: the record was changed after it was written");
+  } else if (record.has_gbx) {
+    // A record being written is sealed after its Pareto section, and the seal is among the keys the
+    // schema requires: it is checked with a seal of the right shape. Not with the real seal, whose
+    // text the writer has yet to make valid UTF-8 (nlohmann's dump would throw).
+    nlohmann::json as_sealed = j;
+    as_sealed["gbx"]["checksum"] = {{"algorithm", "sha256"}, {"value", std::string(64, '0')}};
+    const std::string violation = schema_violation(as_sealed);
+    if (!violation.empty()) bad(path, "not a valid gbx record (docs/gbx-record.schema.json): " + violation);
+  }
+  // Once the record is known to be valid, so that these reads meet the schema's types.
+  for (const auto& [position, g] : pareto_rows) {
+    // Skipped repetitions and rows without a problem are no variant of any problem.
+    if (!g->contains("problem") || g->value("skipped", false)) continue;
+    LoadedBenchmark& loaded = record.benchmarks[position];
+    add_pareto_facts(loaded, *g, !loaded.has_problem);
+    loaded.has_problem = true;
   }
   return record;
 }
 
-}  // namespace gbx::tools
+}  // namespace gbx
