@@ -238,6 +238,7 @@ std::string html_report(const ReportModel& model, const HtmlAssets& assets) {
   page << "<a href=\"#distributions\">Distributions</a>";
   if (!of_kind(charts, "pareto").empty()) page << "<a href=\"#pareto\">Pareto</a>";
   if (!of_kind(charts, "throughput").empty()) page << "<a href=\"#throughput\">Throughput</a>";
+  if (!of_kind(charts, "load").empty()) page << "<a href=\"#load\">Under load</a>";
   page << "<a href=\"#runs\">Environment and protocol</a></nav>\n";
 
   write_summary(page, model);
@@ -256,6 +257,14 @@ std::string html_report(const ReportModel& model, const HtmlAssets& assets) {
             "against arithmetic intensity, under the roofs that the recorded peak FLOP/s and bandwidth draw; "
             "benchmarks that only move data are shown as a fraction of the peak bandwidth.</p>\n"
          << html::chart_container(*throughput.front()) << "</section>\n";
+  }
+  if (const auto load = of_kind(charts, "load"); !load.empty()) {
+    page << "<section id=\"load\">\n<h2>Under load</h2>\n<p class=\"gbx-note\">p99 latency against throughput as "
+            "concurrency (c=N, closed loop) or offered load (open loop, a fraction of the measured capacity) "
+            "rises; the dashed rule is the latency bound. See docs/load.md.</p>\n";
+    for (const Chart* chart : load) page << html::chart_container(*chart);
+    for (const Chart* chart : of_kind(charts, "load_offered")) page << html::chart_container(*chart);
+    page << "</section>\n";
   }
   page << "<section id=\"runs\">\n<h2>Environment and protocol</h2>\n";
   for (std::size_t i = 0; i < model.runs.size(); ++i) html::write_run_details(page, model.runs[i], i);

@@ -348,6 +348,14 @@ std::vector<Chart> report_charts(const ReportModel& model) {
   const auto groups = shown_pareto_groups(model);
   for (std::size_t i = 0; i < groups.size(); ++i) charts.push_back(pareto_chart(*groups[i], i));
   if (auto chart = throughput_chart(model)) charts.push_back(std::move(*chart));
+  for (std::size_t i = 0; i < model.load.size(); ++i) {
+    const LoadCharts& load = model.load[i];
+    for (const auto& [spec, kind] : {std::pair<const json*, const char*>{&load.latency_throughput, "load"},
+                                     std::pair<const json*, const char*>{&load.p99_offered_load, "load_offered"}}) {
+      if (spec->is_null()) continue;
+      charts.push_back(Chart{std::string(kind) + "-" + std::to_string(i), kind, {{"data-problem", load.problem}}, *spec});
+    }
+  }
   return charts;
 }
 

@@ -287,6 +287,7 @@ void write_markdown_report(std::ostream& out, const ReportModel& model) {
   if (model.comparison) write_comparison(out, model);
   if (!model.trends.empty()) write_trend(out, model);
   write_pareto(out, model);
+  if (!model.load_knees.empty()) out << model.load_knees << "\n";  // "## Load", already escaped
   out << "## Environment and protocol\n\n";
   for (const auto& run : model.runs) write_run_details(out, run);
 }

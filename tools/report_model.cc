@@ -8,6 +8,7 @@
 #include "reporters/console_table.h"
 #include "stats/bootstrap.h"
 #include "stats/statistics.h"
+#include "tools/load_chart.h"
 #include "tools/report_model_json.h"
 
 namespace gbx::tools {
@@ -328,7 +329,14 @@ ReportModel build_report_model(const std::vector<std::string>& paths) {
   for (std::size_t i = 0; i < paths.size(); ++i) {
     LoadedRecord record = load_record(paths[i]);  // BadRecord names the file
     model.runs.push_back(summarize_run(record, i));
-    if (i + 1 == paths.size()) model.pareto = pareto_from_record(record.json);  // plain JSON gives none
+    if (i + 1 == paths.size()) {
+      model.pareto = pareto_from_record(record.json);  // plain JSON gives none
+      for (const std::string& problem : load_problems(record.json)) {
+        model.load.push_back(LoadCharts{problem, latency_throughput_chart(record.json, problem),
+                                        p99_offered_load_chart(record.json, problem)});
+      }
+      model.load_knees = load_knee_markdown(record.json);
+    }
     if (paths.size() == 2) {
       drop_sample_arrays(record.json);
       compared.push_back(std::move(record));

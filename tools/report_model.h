@@ -1,5 +1,7 @@
 #pragma once
 
+#include <nlohmann/json.hpp>
+
 #include <cstdint>
 #include <optional>
 #include <string>
@@ -135,12 +137,21 @@ std::string run_commit(const RunReport& run);
 std::vector<ChangePoint> series_change_points(const TrendSeries& series, double alpha = kTrendAlpha,
                                               std::uint64_t seed = kTrendSeed);
 
+// A problem's load sweep charts (tools/load_chart.h), Vega-Lite specs; a null spec is not drawn.
+struct LoadCharts {
+  std::string problem;
+  nlohmann::json latency_throughput;
+  nlohmann::json p99_offered_load;
+};
+
 struct ReportModel {
   std::vector<RunReport> runs;           // command-line order
   std::optional<Comparison> comparison;  // exactly two runs: the first is the base
   std::vector<std::size_t> by_date;      // run indices, oldest first (undated runs last, as given)
   std::vector<TrendSeries> trends;       // three runs or more
   std::vector<ParetoGroup> pareto;       // of pareto_run(), the only run whose fronts are shown
+  std::vector<LoadCharts> load;          // of pareto_run(): its problems with a load sweep (docs/load.md)
+  std::string load_knees;                // of pareto_run(): the knee of each variant, a Markdown section
 };
 
 // Loads and summarises the records. Throws BadRecord naming the file and the fault.

@@ -54,7 +54,7 @@ std::optional<LoadResult> FixtureLoadAccess::measure(FixtureBase& fixture, const
   try {
     std::vector<std::function<void()>> runs;
     runs.push_back([&fixture] {
-      fixture.run_once();
+      fixture.run();
       fixture.synchronize();
     });
     for (std::int64_t i = 1; i < worker_count; ++i) {
@@ -70,7 +70,7 @@ std::optional<LoadResult> FixtureLoadAccess::measure(FixtureBase& fixture, const
       other.setup(state);
       workers.set_up.back() = true;
       runs.push_back([&other] {
-        other.run_once();
+        other.run();
         other.synchronize();
       });
     }

@@ -122,6 +122,9 @@ for n in 1 2 3; do
       awk '{ sum += $2 } END { print sum + 0 }')
     [[ $summary_not_run -eq $not_run ]] || fail "the summary counts $summary_not_run not run of $not_run"
   fi
+  # The default suite sweeps reduce/n=4096 under load (docs/load.md): the last run's knees.
+  expect "$md" '^## Load$' "the load section"
+  expect "$md" '^\| pairwise \| (c=[0-9]+|[0-9.]+x|-) \| ' "the pairwise variant's knee"
   refuse "$md" '(^|[^A-Za-z])(NaN|nan|-?inf|Infinity)([^A-Za-z]|$)' "non-finite numbers"
 done
 
@@ -141,6 +144,8 @@ for n in 1 2 3; do
   [[ $(kinds ecdf) -eq $measured ]] || fail "$n runs: $(kinds ecdf) ecdf charts, expected one per benchmark ($measured)"
   [[ $(kinds pareto) -eq $pareto_problems ]] || fail "$n runs: $(kinds pareto) pareto charts, expected $pareto_problems"
   [[ $(kinds throughput) -eq 1 ]] || fail "$n runs: one throughput chart"
+  [[ $(kinds load) -eq 1 ]] || fail "$n runs: $(kinds load) latency-throughput charts, expected one (reduce/n=4096)"
+  [[ $(occurrences '<section id="load">' "$html") -eq 1 ]] || fail "$n runs: the load section"
   [[ $(kinds compare) -eq $((n == 2 ? 1 : 0)) ]] || fail "$n runs: $(kinds compare) compare charts"
   [[ $(kinds trend) -eq $((n == 3 ? measured : 0)) ]] || fail "$n runs: $(kinds trend) trend charts"
   [[ $(occurrences 'data-kind="ecdf" data-name="reduce/naive/n:4096/iterations:1/manual_time"' "$html") -eq 1 ]] ||
