@@ -63,9 +63,7 @@ class CpuTriad : public gbx::CpuFixture {
 };
 
 // A cache-resident size and one well past any last-level cache.
-void sizes(gbx::RegisteredBenchmark* b) {
-  b->ArgName("n")->Arg(1 << 16)->Arg(1 << 24)->Unit(benchmark::kMicrosecond);
-}
+void sizes(gbx::RegisteredBenchmark* b) { b->ArgName("n")->Arg(1 << 16)->Arg(1 << 24)->Unit(benchmark::kMicrosecond); }
 
 }  // namespace
 

@@ -50,9 +50,7 @@ class CopyFixture : public gbx::CudaFixture {
 
 using CopyVectorisedEndToEnd = CopyFixture<gbx::kernels::launch_copy_vectorised, gbx::CudaRegion::end_to_end>;
 
-void sizes(gbx::RegisteredBenchmark* b) {
-  b->ArgName("n")->Arg(1 << 20)->Arg(1 << 26)->Unit(benchmark::kMicrosecond);
-}
+void sizes(gbx::RegisteredBenchmark* b) { b->ArgName("n")->Arg(1 << 20)->Arg(1 << 26)->Unit(benchmark::kMicrosecond); }
 
 }  // namespace
 

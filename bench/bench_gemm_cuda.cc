@@ -3,8 +3,8 @@
 #include <memory>
 #include <vector>
 
-#include "bench/load_sweep.h"
 #include "bench/gemm_problem.h"
+#include "bench/load_sweep.h"
 #include "extensions/cuda_fixture.h"
 #include "kernels/gemm.h"
 #include "kernels/gemm_cublas.h"

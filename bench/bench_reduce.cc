@@ -41,9 +41,7 @@ class ReduceFixture : public gbx::CpuFixture {
   const std::vector<double>* reference_ = nullptr;
 };
 
-void sizes(gbx::RegisteredBenchmark* b) {
-  b->ArgName("n")->Arg(1 << 12)->Arg(1 << 24)->Unit(benchmark::kMicrosecond);
-}
+void sizes(gbx::RegisteredBenchmark* b) { b->ArgName("n")->Arg(1 << 12)->Arg(1 << 24)->Unit(benchmark::kMicrosecond); }
 
 // The default suite's load sweep, on the smallest argument set (bench/load_sweep.h).
 const gbx::LoadPlan load_sweep = gbx::bench::default_suite_sweep({1 << 12});

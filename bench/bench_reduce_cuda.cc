@@ -59,9 +59,7 @@ class CubReduce : public CudaReduceBase {
   gbx::Span<char> temp_;
 };
 
-void sizes(gbx::RegisteredBenchmark* b) {
-  b->ArgName("n")->Arg(1 << 12)->Arg(1 << 24)->Unit(benchmark::kMicrosecond);
-}
+void sizes(gbx::RegisteredBenchmark* b) { b->ArgName("n")->Arg(1 << 12)->Arg(1 << 24)->Unit(benchmark::kMicrosecond); }
 
 // The default suite's load sweep, on the smallest argument set (bench/load_sweep.h).
 const gbx::LoadPlan load_sweep = gbx::bench::default_suite_sweep({1 << 12});

@@ -90,16 +90,16 @@ void coverage(const Noise& noise, int trials) {
     width_boot += (boot->upper - boot->lower) / 2.0 / boot->median;
   }
   const double n = trials;
-  std::printf("K=%-3zu n=%-3zu between %.1f%% within %.1f%% outliers %3.0f%%:  log-t %5.1f%% (half-width %.2f%%)   "
-              "two-level bootstrap %5.1f%% (%.2f%%)   one process alone %5.1f%%\n",
-              noise.processes, noise.samples, 100 * noise.between, 100 * noise.within, 100 * noise.outlier_rate,
-              100 * covered_t / n, 100 * width_t / n, 100 * covered_boot / n, 100 * width_boot / n,
-              100 * covered_single / n);
+  std::printf(
+      "K=%-3zu n=%-3zu between %.1f%% within %.1f%% outliers %3.0f%%:  log-t %5.1f%% (half-width %.2f%%)   "
+      "two-level bootstrap %5.1f%% (%.2f%%)   one process alone %5.1f%%\n",
+      noise.processes, noise.samples, 100 * noise.between, 100 * noise.within, 100 * noise.outlier_rate,
+      100 * covered_t / n, 100 * width_t / n, 100 * covered_boot / n, 100 * width_boot / n, 100 * covered_single / n);
 }
 
 struct Tally {
   long rows = 0;
-  long changed = 0;       // faster or slower
+  long changed = 0;  // faster or slower
   long slower = 0;
   long runs = 0;
   long runs_changed = 0;  // runs with at least one faster or slower row
@@ -126,8 +126,8 @@ void one_run(std::mt19937_64& engine, const Noise& noise, std::size_t benchmarks
     const std::vector<double> q = gbx::benjamini_hochberg(p);
     bool any = false;
     for (std::size_t b = 0; b < ratios.size(); ++b) {
-      const gbx::Verdict v = interval_rule_only ? gbx::decide(q[b], ratios[b].interval)
-                                                : gbx::decide(q[b], ratios[b].interval, evidence);
+      const gbx::Verdict v =
+          interval_rule_only ? gbx::decide(q[b], ratios[b].interval) : gbx::decide(q[b], ratios[b].interval, evidence);
       const bool changed = v == gbx::Verdict::faster || v == gbx::Verdict::slower;
       Tally& t = (b < moved && first != nullptr) ? *first : all;
       ++t.rows;
@@ -166,9 +166,10 @@ int main(int argc, char** argv) {
   coverage(Noise{10, 5, 0.03, 0.01, 0.0}, trials);
 
   const Noise noise;  // K = 10, n = 30, between 3%, within 1%
-  std::printf("\nCompare, %d runs of 50 benchmarks, K = %zu processes x %zu samples per side, between %.0f%%, "
-              "within %.0f%%, noise band 2%%, BH q = 0.05\n",
-              runs, noise.processes, noise.samples, 100 * noise.between, 100 * noise.within);
+  std::printf(
+      "\nCompare, %d runs of 50 benchmarks, K = %zu processes x %zu samples per side, between %.0f%%, "
+      "within %.0f%%, noise band 2%%, BH q = 0.05\n",
+      runs, noise.processes, noise.samples, 100 * noise.between, 100 * noise.within);
   std::mt19937_64 engine(2026);
   Tally aa_h, aa_s;
   for (int r = 0; r < runs; ++r) one_run(engine, noise, 50, 0, 1.0, aa_h, aa_s, nullptr, nullptr);

@@ -249,8 +249,9 @@ std::optional<PeakClock> sustained_tensor_clock(const std::string& name, int maj
   };
   for (const auto& sku : skus) {
     if (name.find(sku.name_part) == std::string::npos) continue;
-    return PeakClock{sku.mhz * 1e6, std::string("NVIDIA's sustained tensor clock for the datasheet's figure (") +
-                                        sku.datasheet + "), below the highest SM clock",
+    return PeakClock{sku.mhz * 1e6,
+                     std::string("NVIDIA's sustained tensor clock for the datasheet's figure (") + sku.datasheet +
+                         "), below the highest SM clock",
                      "sustained"};
   }
   return std::nullopt;

@@ -173,8 +173,7 @@ RegisteredBenchmark* register_fixture(const std::string& family, const std::stri
 // The same, with a load sweep after each measurement (docs/load.md); the --gbx_* load flags override
 // the plan's values.
 template <class F>
-RegisteredBenchmark* register_fixture_under_load(const std::string& family, const std::string& variant,
-                                                 LoadPlan plan) {
+RegisteredBenchmark* register_fixture_under_load(const std::string& family, const std::string& variant, LoadPlan plan) {
   auto fixture = std::make_unique<F>();
   fixture->identify(family, variant);
   fixture->set_instance_factory([] { return std::unique_ptr<FixtureBase>(std::make_unique<F>()); });
@@ -187,10 +186,10 @@ RegisteredBenchmark* register_fixture_under_load(const std::string& family, cons
 #define GBX_CONCAT_INNER(a, b) a##b
 #define GBX_CONCAT(a, b) GBX_CONCAT_INNER(a, b)
 // GBX_BENCHMARK(MyFixture, "reduce", "kahan")->Arg(1 << 20);
-#define GBX_BENCHMARK(Fixture, family, variant)                                                        \
+#define GBX_BENCHMARK(Fixture, family, variant)                                                  \
   [[maybe_unused]] static ::gbx::RegisteredBenchmark* GBX_CONCAT(gbx_registered_, __COUNTER__) = \
       ::gbx::register_fixture<Fixture>(family, variant)
 // GBX_BENCHMARK_UNDER_LOAD(MyFixture, "reduce", "kahan", plan)->Arg(1 << 12): with a load sweep.
-#define GBX_BENCHMARK_UNDER_LOAD(Fixture, family, variant, plan)                                        \
+#define GBX_BENCHMARK_UNDER_LOAD(Fixture, family, variant, plan)                                 \
   [[maybe_unused]] static ::gbx::RegisteredBenchmark* GBX_CONCAT(gbx_registered_, __COUNTER__) = \
       ::gbx::register_fixture_under_load<Fixture>(family, variant, plan)

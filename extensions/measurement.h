@@ -34,7 +34,7 @@ struct Measurement {
   std::vector<double> samples;  // seconds per run, in the order taken
   std::int64_t batch = 1;       // runs per sample
   std::int64_t warmup_runs = 0;
-  WarmupOutcome warmup;  // how warm-up ended (fixed count, or auto until steady)
+  WarmupOutcome warmup;               // how warm-up ended (fixed count, or auto until steady)
   std::int64_t calibration_runs = 0;  // runs timed only to choose the batch, then discarded
   std::int64_t flushes = 0;
   double timer_resolution_seconds = 0.0;

@@ -91,10 +91,10 @@ CommandLine parse_command_line(const std::vector<std::string>& args) {
   // split is done here rather than by a general parser so that an empty value stays empty and a
   // missing one never swallows the next argument.
   const std::vector<std::string> names = {
-      "gbx_warmup",   "gbx_min_samples",   "gbx_max_samples", "gbx_max_time",   "gbx_cache",
-      "gbx_out_dir",  "gbx_target_rel_ci", "gbx_processes",   "gbx_order_seed", "gbx_benchmark_timeout",
-      "gbx_progress", "gbx_child",         "gbx_child_order", "gbx_describe",   "gbx_list_not_run",
-      "gbx_warmup_max"};
+      "gbx_warmup",      "gbx_min_samples",       "gbx_max_samples",   "gbx_max_time",
+      "gbx_cache",       "gbx_out_dir",           "gbx_target_rel_ci", "gbx_processes",
+      "gbx_order_seed",  "gbx_benchmark_timeout", "gbx_progress",      "gbx_child",
+      "gbx_child_order", "gbx_describe",          "gbx_list_not_run",  "gbx_warmup_max"};
   std::map<std::string, std::string> values;
   CommandLine line;
   const auto& load_names = load_flag_names();

@@ -46,12 +46,12 @@ struct RunRecord {
   MemoryUsage memory;
   Measurement measurement;
   StoppingOutcome stopping;
-  Observations observed;  // energy and clocks, when a benchmark observer was installed
+  Observations observed;           // energy and clocks, when a benchmark observer was installed
   std::optional<LoadResult> load;  // the load sweep, when one ran (docs/load.md)
-  bool skipped = false;      // could not run here (no device, say): not a failure
-  std::string skip_code;     // why, for tools: e.g. "no_cuda_device" (extensions/cuda_unavailable.h)
-  bool interrupted = false;  // stopped by SIGINT/SIGTERM before it finished; left out of the record
-  std::string error;         // why it was skipped or failed; empty when it ran
+  bool skipped = false;            // could not run here (no device, say): not a failure
+  std::string skip_code;           // why, for tools: e.g. "no_cuda_device" (extensions/cuda_unavailable.h)
+  bool interrupted = false;        // stopped by SIGINT/SIGTERM before it finished; left out of the record
+  std::string error;               // why it was skipped or failed; empty when it ran
 };
 
 }  // namespace gbx

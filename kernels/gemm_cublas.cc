@@ -66,8 +66,8 @@ void gemm_ex(const CublasHandle& handle, const void* A, const void* B, cudaDataT
   if (!settle_edges(handle, C, m, n, k)) return;
   const float one = 1.0f;
   const float zero = 0.0f;
-  GBX_CUDA_CHECK(cublasGemmEx(handle.get(), CUBLAS_OP_N, CUBLAS_OP_N, n, m, k, &one, B, input_type, n, A, input_type,
-                                k, &zero, C, CUDA_R_32F, n, compute_type, CUBLAS_GEMM_DEFAULT));
+  GBX_CUDA_CHECK(cublasGemmEx(handle.get(), CUBLAS_OP_N, CUBLAS_OP_N, n, m, k, &one, B, input_type, n, A, input_type, k,
+                              &zero, C, CUDA_R_32F, n, compute_type, CUBLAS_GEMM_DEFAULT));
 }
 
 }  // namespace

@@ -69,7 +69,8 @@ SealCheck check_seal(const nlohmann::json& record) {
   // A wrong-typed field reads as no seal (verify: exit 2), never as nlohmann's type_error.
   if (!gbx.contains("checksum") || !gbx["checksum"].is_object()) return check;
   const auto& checksum = gbx["checksum"];
-  if (!checksum.contains("algorithm") || checksum["algorithm"] != nlohmann::json("sha256") || !checksum.contains("value") || !checksum["value"].is_string()) {
+  if (!checksum.contains("algorithm") || checksum["algorithm"] != nlohmann::json("sha256") ||
+      !checksum.contains("value") || !checksum["value"].is_string()) {
     return check;
   }
   check.recorded = checksum["value"].get<std::string>();

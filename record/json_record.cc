@@ -7,8 +7,8 @@
 #include <stdexcept>
 
 #include "record/json_number.h"
-#include "record/observations_json.h"
 #include "record/load_json.h"
+#include "record/observations_json.h"
 
 namespace gbx {
 
@@ -79,7 +79,7 @@ nlohmann::json entry_json(const RunRecord& r, bool aggregate, const RunAnalysis*
                       {"sample_bound_reached", m.sample_bound_reached},
                       {"below_resolution", m.below_resolution}};
   if (m.warmup.mode == "auto") {
-    g["measurement"]["warmup"] = {{"mode", m.warmup.mode},     {"runs", m.warmup.runs},
+    g["measurement"]["warmup"] = {{"mode", m.warmup.mode},       {"runs", m.warmup.runs},
                                   {"samples", m.warmup.samples}, {"stopped", m.warmup.stopped},
                                   {"steady", m.warmup.steady},   {"max_samples", m.warmup.max_samples}};
   }

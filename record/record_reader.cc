@@ -93,7 +93,8 @@ void add_pareto_facts(LoadedBenchmark& loaded, const nlohmann::json& gbx, bool f
       energy.is_object() ? number_at(energy.value(counter, nlohmann::json()), "joules_per_run") : std::nullopt;
   loaded.energy_joules = first ? joules : worst(loaded.energy_joules, joules);
   // Higher is better: a pooled benchmark keeps its lowest repetition, absent when any lacks one.
-  const std::optional<double> at_bound = number_at(gbx.value("load", nlohmann::json()), "throughput_at_bound_per_second");
+  const std::optional<double> at_bound =
+      number_at(gbx.value("load", nlohmann::json()), "throughput_at_bound_per_second");
   if (first) {
     loaded.throughput_at_bound = at_bound;
   } else if (!loaded.throughput_at_bound || !at_bound) {

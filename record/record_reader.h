@@ -37,13 +37,13 @@ struct LoadedBenchmark {
   // What the Pareto analysis reads (reporters/pareto.h). problem is empty for plain Google Benchmark JSON.
   bool has_problem = false;  // gbx.problem is present, and no repetition says gbx.skipped
   // Over the repetitions: the worst accuracy error and memory peak, absent when one lacks it.
-  std::optional<double> error;         // gbx.accuracy.rel_l2_error
-  std::string memory_kind;             // "host_peak_bytes" (region cpu) or "device_peak_bytes"
-  std::optional<double> memory_bytes;  // gbx.memory.<memory_kind>
-  std::optional<double> energy_joules;  // gbx.energy.<cpu for region cpu, else gpu>.joules_per_run
+  std::optional<double> error;                // gbx.accuracy.rel_l2_error
+  std::string memory_kind;                    // "host_peak_bytes" (region cpu) or "device_peak_bytes"
+  std::optional<double> memory_bytes;         // gbx.memory.<memory_kind>
+  std::optional<double> energy_joules;        // gbx.energy.<cpu for region cpu, else gpu>.joules_per_run
   std::optional<double> throughput_at_bound;  // gbx.load.throughput_at_bound_per_second (docs/load.md)
-  bool accuracy_failed = false;        // some repetition has gbx.accuracy.passed == false
-  std::string failure;                 // why, in words, for the first repetition that failed
+  bool accuracy_failed = false;               // some repetition has gbx.accuracy.passed == false
+  std::string failure;                        // why, in words, for the first repetition that failed
 };
 
 // One entry of gbx.process_samples: `count` consecutive samples came from process `process`.

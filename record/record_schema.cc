@@ -106,9 +106,11 @@ class Checker {
       for (const json& type : types) {
         if (has_type(value, type.get<std::string>())) return "";
       }
-      return where + ": is " + type_name(value) + ", not " + (argument.is_array() ? argument.dump() : argument.get<std::string>());
+      return where + ": is " + type_name(value) + ", not " +
+             (argument.is_array() ? argument.dump() : argument.get<std::string>());
     }
-    if (keyword == "const") return value == argument ? "" : where + ": is " + value.dump(-1, ' ', true) + ", not " + argument.dump();
+    if (keyword == "const")
+      return value == argument ? "" : where + ": is " + value.dump(-1, ' ', true) + ", not " + argument.dump();
     if (keyword == "enum") {
       for (const json& allowed : argument) {
         if (value == allowed) return "";
@@ -215,10 +217,9 @@ class Checker {
 
   // A keyword that applies to another kind of value passes; one this reader does not know is an error.
   static void known(const std::string& keyword) {
-    static const std::set<std::string> all = {"required",         "properties", "additionalProperties",
-                                              "dependentRequired", "dependentSchemas", "items",
-                                              "minItems",          "minimum",    "exclusiveMinimum",
-                                              "maximum",           "pattern"};
+    static const std::set<std::string> all = {
+        "required", "properties", "additionalProperties", "dependentRequired", "dependentSchemas", "items",
+        "minItems", "minimum",    "exclusiveMinimum",     "maximum",           "pattern"};
     if (all.count(keyword) == 0) throw std::logic_error("record schema: unsupported keyword " + keyword);
   }
 

@@ -7,8 +7,8 @@
 #include <string>
 
 #include "record/json_number.h"
-#include "record/observations_json.h"
 #include "record/load_json.h"
+#include "record/observations_json.h"
 
 namespace gbx {
 
@@ -84,9 +84,13 @@ Json run_record_json(const RunRecord& r) {
                       {"sample_bound_reached", m.sample_bound_reached},
                       {"enough_reached", m.enough_reached},
                       {"below_resolution", m.below_resolution},
-                      {"warmup", {{"mode", m.warmup.mode}, {"runs", m.warmup.runs}, {"samples", m.warmup.samples},
-                                  {"stopped", m.warmup.stopped}, {"steady", m.warmup.steady},
-                                  {"max_samples", m.warmup.max_samples}}}};
+                      {"warmup",
+                       {{"mode", m.warmup.mode},
+                        {"runs", m.warmup.runs},
+                        {"samples", m.warmup.samples},
+                        {"stopped", m.warmup.stopped},
+                        {"steady", m.warmup.steady},
+                        {"max_samples", m.warmup.max_samples}}}};
   j["stopping"] = {
       {"rule", r.stopping.rule},
       {"target_rel_ci", finite_or_null(r.stopping.target_rel_ci)},

@@ -12,24 +12,24 @@
 #include <string>
 #include <vector>
 
+#include "environment/benchmark_observer.h"
+#include "environment/environment.h"
+#include "environment/peaks.h"
 #include "extensions/interrupt.h"
 #include "extensions/protocol.h"
 #include "record/atomic_file.h"
 #include "record/checksum.h"
-#include "reporters/console_table.h"
-#include "environment/environment.h"
-#include "reporters/gbx_reporter.h"
-#include "reporters/google_benchmark_flags.h"
 #include "record/json_record.h"
 #include "record/utf8.h"
+#include "reporters/console_table.h"
+#include "reporters/gbx_reporter.h"
+#include "reporters/google_benchmark_flags.h"
 #include "reporters/pareto.h"
-#include "environment/benchmark_observer.h"
-#include "environment/peaks.h"
 #include "reporters/process_child.h"
 #include "reporters/process_driver.h"
 #include "reporters/process_runner.h"
-#include "reporters/run_patching.h"
 #include "reporters/run_analysis.h"
+#include "reporters/run_patching.h"
 #include "reporters/shard.h"
 
 namespace gbx {

@@ -45,9 +45,9 @@ std::size_t utf8_sequence(const std::string& text, std::size_t at, unsigned& cod
 // Code points that act on a terminal or on the order text is shown in, rather than print.
 bool is_control(unsigned code_point) {
   if (code_point < 0x20 || code_point == 0x7F) return true;
-  if (code_point >= 0x80 && code_point <= 0x9F) return true;                  // C1, including CSI and OSC
-  if (code_point >= 0x202A && code_point <= 0x202E) return true;              // bidi embeddings, overrides
-  if (code_point >= 0x2066 && code_point <= 0x2069) return true;              // bidi isolates
+  if (code_point >= 0x80 && code_point <= 0x9F) return true;                    // C1, including CSI and OSC
+  if (code_point >= 0x202A && code_point <= 0x202E) return true;                // bidi embeddings, overrides
+  if (code_point >= 0x2066 && code_point <= 0x2069) return true;                // bidi isolates
   return code_point == 0x200E || code_point == 0x200F || code_point == 0x061C;  // bidi marks
 }
 

@@ -3,8 +3,8 @@
 #include <algorithm>
 #include <cstdlib>
 
-#include "reporters/run_patching.h"
 #include "reporters/run_error.h"
+#include "reporters/run_patching.h"
 
 namespace gbx {
 

@@ -163,7 +163,10 @@ ParetoGroup analyze_pareto(const std::string& problem, const std::vector<ParetoC
   std::vector<Position> positions(count);
   for (std::size_t i = 0; i < count; ++i) {
     const ParetoVariant& v = group.variants[i];
-    positions[i] = {v.latency_lower, v.latency_upper, v.error.value_or(0.0), v.memory_bytes.value_or(0.0),
+    positions[i] = {v.latency_lower,
+                    v.latency_upper,
+                    v.error.value_or(0.0),
+                    v.memory_bytes.value_or(0.0),
                     v.energy_joules.value_or(0.0),
                     v.throughput_at_bound.value_or(0.0)};
   }

@@ -30,8 +30,8 @@ struct ParetoCandidate {
   std::optional<double> energy_joules;  // per run: energy.gpu (device, end_to_end) or energy.cpu (cpu)
   // gbx.load.throughput_at_bound_per_second, higher is better (docs/load.md); absent without a sweep
   std::optional<double> throughput_at_bound;
-  bool accuracy_failed = false;         // accuracy.passed == false: listed apart, never on the frontier
-  std::string failure;                  // why, in words, when accuracy_failed
+  bool accuracy_failed = false;  // accuracy.passed == false: listed apart, never on the frontier
+  std::string failure;           // why, in words, when accuracy_failed
 };
 // A non-finite error or memory value counts as absent; a variant with no samples or a non-finite
 // one is left out of the analysis (named under `missing`, objective "latency").

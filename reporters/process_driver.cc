@@ -8,15 +8,15 @@
 #include <random>
 #include <sstream>
 
+#include "environment/environment.h"
+#include "environment/peaks.h"
 #include "extensions/interrupt.h"
-#include "record/process_merge.h"
 #include "record/atomic_file.h"
 #include "record/checksum.h"
+#include "record/process_merge.h"
 #include "reporters/console_table.h"
-#include "environment/environment.h"
-#include "reporters/pareto.h"
-#include "environment/peaks.h"
 #include "reporters/google_benchmark_flags.h"
+#include "reporters/pareto.h"
 #include "reporters/process_child.h"
 #include "reporters/process_runner.h"
 #include "reporters/run_error.h"

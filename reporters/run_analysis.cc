@@ -190,17 +190,17 @@ RunAnalysis analyze_run(const RunRecord& record, const AnalysisOptions& options)
     const Peak* peak = record.region == "cpu" ? options.cpu_peak : options.gpu_peak;
     // The working set picks the bandwidth roof: the memory the benchmark allocated, else what it moves.
     const auto& allocated = record.region == "cpu" ? record.memory.host_peak_bytes : record.memory.device_bytes;
-    const std::optional<double> working_set =
-        allocated && *allocated > 0 ? std::optional<double>(static_cast<double>(*allocated))
-        : record.bytes_per_run > 0.0 ? std::optional<double>(record.bytes_per_run)
-                                     : std::nullopt;
+    const std::optional<double> working_set = allocated && *allocated > 0
+                                                  ? std::optional<double>(static_cast<double>(*allocated))
+                                              : record.bytes_per_run > 0.0 ? std::optional<double>(record.bytes_per_run)
+                                                                           : std::nullopt;
     a.throughput = compute_throughput(record.flops_per_run, record.bytes_per_run, a.summary->median, peak,
                                       record.precision, working_set);
   }
-  a.hierarchical = options.process_groups != nullptr && options.process_groups->size() > 1
-                       ? hierarchical_median(*options.process_groups, options.process_resolution_seconds,
-                                             options.bootstrap.level)
-                       : single_process_median(samples, unwidened_median, tick, options.bootstrap.level);
+  a.hierarchical =
+      options.process_groups != nullptr && options.process_groups->size() > 1
+          ? hierarchical_median(*options.process_groups, options.process_resolution_seconds, options.bootstrap.level)
+          : single_process_median(samples, unwidened_median, tick, options.bootstrap.level);
   add_flags(record, a);
   return a;
 }
@@ -259,8 +259,8 @@ nlohmann::json stats_json(const RunAnalysis& a) {
 nlohmann::json outliers_json(const RunAnalysis& a) {
   nlohmann::json j = nlohmann::json::object();
   if (const auto& t = a.outliers.tukey) {
-    j["tukey"] = {{"q1", finite_or_null(t->q1)},           {"q3", finite_or_null(t->q3)},     {"iqr", finite_or_null(t->iqr)},
-                  {"low_severe", t->low_severe},   {"low_mild", t->low_mild}, {"high_mild", t->high_mild},
+    j["tukey"] = {{"q1", finite_or_null(t->q1)},   {"q3", finite_or_null(t->q3)}, {"iqr", finite_or_null(t->iqr)},
+                  {"low_severe", t->low_severe},   {"low_mild", t->low_mild},     {"high_mild", t->high_mild},
                   {"high_severe", t->high_severe}, {"count", t->count()}};
   } else {
     j["tukey"] = nullptr;
@@ -285,7 +285,8 @@ nlohmann::json outliers_json(const RunAnalysis& a) {
     j["slow_start"] = nullptr;
   }
   if (const auto& r = a.outliers.autocorrelation) {
-    j["autocorrelation"] = {{"lag1", finite_or_null(r->lag1)}, {"threshold", finite_or_null(r->threshold)}, {"flagged", r->flagged}};
+    j["autocorrelation"] = {
+        {"lag1", finite_or_null(r->lag1)}, {"threshold", finite_or_null(r->threshold)}, {"flagged", r->flagged}};
   } else {
     j["autocorrelation"] = nullptr;
   }
@@ -302,7 +303,8 @@ nlohmann::json outliers_json(const RunAnalysis& a) {
 
 nlohmann::json flags_json(const RunAnalysis& a) {
   nlohmann::json flags = nlohmann::json::array();
-  for (const auto& f : a.flags) flags.push_back({{"flag", f.name}, {"value", finite_or_null(f.value)}, {"message", f.message}});
+  for (const auto& f : a.flags)
+    flags.push_back({{"flag", f.name}, {"value", finite_or_null(f.value)}, {"message", f.message}});
   return flags;
 }
 

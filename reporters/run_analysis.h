@@ -7,11 +7,11 @@
 #include <vector>
 
 #include "extensions/run_record.h"
+#include "reporters/throughput.h"
 #include "stats/bootstrap.h"
+#include "stats/hierarchical.h"
 #include "stats/outliers.h"
 #include "stats/statistics.h"
-#include "reporters/throughput.h"
-#include "stats/hierarchical.h"
 
 namespace gbx {
 

@@ -28,8 +28,7 @@ std::string above_peak_reason(const Throughput& t, const std::string& precision)
   if (t.fraction_of_peak_bandwidth && *t.fraction_of_peak_bandwidth > 1.0) {
     const std::string roof = t.roof.empty() ? "bandwidth" : t.roof + " bandwidth";
     reason += (reason.empty() ? "" : "; ") + percent(*t.fraction_of_peak_bandwidth) + " of the " + roof + " roof (" +
-              (t.roof_calibrated ? "calibrated at start-up, which reads low on a loaded machine; or "
-                                 : "") +
+              (t.roof_calibrated ? "calibrated at start-up, which reads low on a loaded machine; or " : "") +
               "the data sits in a faster level than the working set suggests, or the declared bytes are too many)";
   }
   return reason;

@@ -32,8 +32,7 @@ struct Throughput {
 // (null when none is known). Zero declared work gives no rate for it. The working set (bytes the
 // benchmark touches) picks the bandwidth roof among the peak's levels; unknown: DRAM.
 Throughput compute_throughput(double flops_per_run, double bytes_per_run, double seconds_per_run, const Peak* peak,
-                              const std::string& precision,
-                              std::optional<double> working_set_bytes = std::nullopt);
+                              const std::string& precision, std::optional<double> working_set_bytes = std::nullopt);
 
 nlohmann::json throughput_json(const Throughput& throughput);
 

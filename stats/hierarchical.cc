@@ -144,8 +144,8 @@ std::optional<HierarchicalPlan> plan_replication(double between_variance_log, do
   const double goal = std::log1p(target);
   double best_n = static_cast<double>(kPlanMaxSamplesPerProcess);
   if (between_variance_log > 0.0) best_n = std::sqrt(a * process_seconds / (between_variance_log * sample_seconds));
-  std::size_t n = static_cast<std::size_t>(
-      std::ceil(std::clamp(best_n, 2.0, static_cast<double>(kPlanMaxSamplesPerProcess))));
+  std::size_t n =
+      static_cast<std::size_t>(std::ceil(std::clamp(best_n, 2.0, static_cast<double>(kPlanMaxSamplesPerProcess))));
 
   HierarchicalPlan plan;
   plan.target_relative_half_width = target;
@@ -172,8 +172,7 @@ std::optional<HierarchicalPlan> plan_replication(double between_variance_log, do
   plan.processes = k;
   plan.samples_per_process = n;
   plan.expected_relative_half_width = std::expm1(meets(between_variance_log, a, k, n, level));
-  plan.total_seconds =
-      static_cast<double>(k) * (process_seconds + static_cast<double>(n) * sample_seconds);
+  plan.total_seconds = static_cast<double>(k) * (process_seconds + static_cast<double>(n) * sample_seconds);
   return plan;
 }
 
@@ -260,8 +259,8 @@ std::optional<HierarchicalEstimate> hierarchical_median(const std::vector<std::v
   const double process_seconds = options.process_seconds > 0.0
                                      ? options.process_seconds
                                      : kAssumedProcessStartSeconds + kAssumedWarmupSamples * sample_seconds;
-  estimate.plan = plan_replication(between_variance, within_variance, process_seconds, sample_seconds,
-                                   options.plan_target, level);
+  estimate.plan =
+      plan_replication(between_variance, within_variance, process_seconds, sample_seconds, options.plan_target, level);
   widen_for_resolution(interval, estimate.resolution_seconds);
   estimate.lower = interval.lower;
   estimate.upper = interval.upper;
@@ -270,9 +269,8 @@ std::optional<HierarchicalEstimate> hierarchical_median(const std::vector<std::v
 
 std::optional<HierarchicalRatio> hierarchical_ratio(const std::vector<std::vector<double>>& base_groups,
                                                     const std::vector<std::vector<double>>& candidate_groups,
-                                                    double base_resolution_seconds,
-                                                    double candidate_resolution_seconds, double level,
-                                                    std::uint64_t seed) {
+                                                    double base_resolution_seconds, double candidate_resolution_seconds,
+                                                    double level, std::uint64_t seed) {
   if (!(level > 0.0 && level < 1.0)) return std::nullopt;
   const auto base = nonempty_groups(base_groups);
   const auto candidate = nonempty_groups(candidate_groups);
@@ -302,8 +300,8 @@ std::optional<HierarchicalRatio> hierarchical_ratio(const std::vector<std::vecto
       const double denominator = (vb > 0.0 ? vb * vb / (kb - 1.0) : 0.0) + (vc > 0.0 ? vc * vc / (kc - 1.0) : 0.0);
       result.degrees_of_freedom = (vb + vc) * (vb + vc) / denominator;
       const boost::math::students_t law(result.degrees_of_freedom);
-      result.p_value = std::clamp(
-          2.0 * boost::math::cdf(boost::math::complement(law, std::abs(difference) / se)), 0.0, 1.0);
+      result.p_value =
+          std::clamp(2.0 * boost::math::cdf(boost::math::complement(law, std::abs(difference) / se)), 0.0, 1.0);
       const double half = boost::math::quantile(law, (1.0 + level) / 2.0) * se;
       r.lower = std::exp(difference - half);
       r.upper = std::exp(difference + half);

@@ -127,9 +127,8 @@ struct HierarchicalRatio {
 };
 std::optional<HierarchicalRatio> hierarchical_ratio(const std::vector<std::vector<double>>& base_groups,
                                                     const std::vector<std::vector<double>>& candidate_groups,
-                                                    double base_resolution_seconds,
-                                                    double candidate_resolution_seconds, double level = 0.95,
-                                                    std::uint64_t seed = 0x5eed);
+                                                    double base_resolution_seconds, double candidate_resolution_seconds,
+                                                    double level = 0.95, std::uint64_t seed = 0x5eed);
 
 // [lower - resolution / 2, upper + resolution / 2], lower floored at 0. Nothing for resolution <= 0.
 void widen_for_resolution(Interval& interval, double resolution_seconds);

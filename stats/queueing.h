@@ -30,12 +30,10 @@ std::optional<QueueSteadyState> md1_steady_state(double arrival_rate, double ser
 // Exponential service (variance E[S]^2): Wq = rho E[S] / (1 - rho).
 std::optional<QueueSteadyState> mm1_steady_state(double arrival_rate, double service_mean);
 
-
 // Little's law on measured values (LittlesLawCheck, stats/estimates.h). Absent for non-finite or
 // negative input, or a tolerance outside [0, 1).
 std::optional<LittlesLawCheck> littles_law_check(double throughput, double mean_time_in_system, double mean_in_system,
                                                  double tolerance);
-
 
 // event_times outside [window_start, window_end) are ignored. Absent when the window is empty or
 // not finite.

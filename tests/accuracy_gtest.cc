@@ -117,8 +117,8 @@ TEST(FixtureMemory, HostAllocationsAreCountedExactly) {
   const gbx::MemoryUsage& memory = run.entries[0]->memory;
   // in and out: 2 x 128 floats; the reference: 128 doubles.
   ASSERT_TRUE(memory.host_peak_bytes.has_value());
-  EXPECT_EQ(*memory.host_peak_bytes, static_cast<std::int64_t>(2 * kRows * kColumns * sizeof(float) +
-                                                               kRows * kColumns * sizeof(double)));
+  EXPECT_EQ(*memory.host_peak_bytes,
+            static_cast<std::int64_t>(2 * kRows * kColumns * sizeof(float) + kRows * kColumns * sizeof(double)));
   EXPECT_FALSE(memory.device_bytes.has_value());
   EXPECT_FALSE(memory.device_bytes_unavailable.empty());
 }

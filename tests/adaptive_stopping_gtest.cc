@@ -6,8 +6,8 @@
 #include <cmath>
 
 #include "extensions/measurement.h"
-#include "tests/support/simulated_timer.h"
 #include "stats/statistics.h"
+#include "tests/support/simulated_timer.h"
 
 namespace {
 

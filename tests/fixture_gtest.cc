@@ -8,16 +8,16 @@
 #include <cstdint>
 #include <optional>
 #include <stdexcept>
-#include <vector>
 #include <string>
+#include <vector>
 
 #include "extensions/fixture.h"
 #include "extensions/interrupt.h"
 #include "extensions/protocol.h"
-#include "tests/support/simulated_timer.h"
 #include "stats/statistics.h"
 #include "tests/support/benchmark_run.h"
 #include "tests/support/simulated_fixture.h"
+#include "tests/support/simulated_timer.h"
 
 namespace {
 

@@ -19,8 +19,8 @@
 #include <nlohmann/json.hpp>
 
 #include "record/atomic_file.h"
-#include "tests/support/regex.h"
 #include "record/json_record.h"
+#include "tests/support/regex.h"
 
 namespace {
 
@@ -166,7 +166,8 @@ TEST(BuildRecord, KeepsEveryGoogleBenchmarkKey) {
 }
 
 TEST(BuildRecord, AddsGbxAtTheTop) {
-  const json record = gbx::build_record(kGoogleBenchmarkJson, {std::nullopt, std::nullopt, std::nullopt}, sample_header());
+  const json record =
+      gbx::build_record(kGoogleBenchmarkJson, {std::nullopt, std::nullopt, std::nullopt}, sample_header());
   const json& g = record.at("gbx");
   EXPECT_EQ(g.at("schema_version"), 1);
   EXPECT_EQ(g.at("run_id"), "01234567-89ab-4cde-8f01-23456789abcd");

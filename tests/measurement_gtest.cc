@@ -12,8 +12,8 @@
 
 #include "extensions/interrupt.h"
 #include "extensions/measurement.h"
-#include "tests/support/simulated_timer.h"
 #include "tests/support/forwarding_timer.h"
+#include "tests/support/simulated_timer.h"
 
 namespace {
 
@@ -23,8 +23,8 @@ using gbx::measure;
 using gbx::Measurement;
 using gbx::MeasurementHooks;
 using gbx::Protocol;
-using gbx_test::SimulatedTimer;
 using gbx_test::ForwardingTimer;
+using gbx_test::SimulatedTimer;
 
 // Hooks that run the simulated kernel and read the simulated clock: the wall time that bounds
 // the measurement is exactly the simulated time spent.
@@ -35,8 +35,7 @@ MeasurementHooks simulated_hooks(SimulatedTimer& sim) {
   return hooks;
 }
 
-Protocol protocol(std::int64_t warmup, std::int64_t min_samples, std::int64_t max_samples,
-                  double max_time = 1e9) {
+Protocol protocol(std::int64_t warmup, std::int64_t min_samples, std::int64_t max_samples, double max_time = 1e9) {
   Protocol p;
   p.warmup_runs = warmup;
   p.min_samples = min_samples;
@@ -255,8 +254,8 @@ TEST(Measure, ColdFlushesBeforeEverySampleOutsideTheTimedRegion) {
   EXPECT_EQ(m.batch, 1);
   EXPECT_EQ(m.calibration_runs, 0);
   EXPECT_EQ(m.cache, CacheMode::cold);
-  EXPECT_FALSE(m.below_resolution);  // 2 us is 2000 resolutions
-  const std::vector<std::string> expected = {"run",   "run",                                // warm-up
+  EXPECT_FALSE(m.below_resolution);                           // 2 us is 2000 resolutions
+  const std::vector<std::string> expected = {"run",   "run",  // warm-up
                                              "flush", "start", "run", "stop", "flush", "start", "run", "stop",
                                              "flush", "start", "run", "stop", "flush", "start", "run", "stop"};
   EXPECT_EQ(events, expected);
@@ -407,7 +406,7 @@ TEST(Measure, RefusesMissingHooks) {
   Protocol cold = protocol(0, 1, 1);
   cold.cache = CacheMode::cold;
   EXPECT_THROW(measure(cold, sim, simulated_hooks(sim)), std::invalid_argument);  // no flush hook
-  EXPECT_EQ(sim.runs(), 0);  // refused before running anything
+  EXPECT_EQ(sim.runs(), 0);                                                       // refused before running anything
 }
 
 TEST(ChooseBatch, HandComputedValues) {

@@ -73,8 +73,8 @@ TEST(ParseCommandLine, MinSamplesMayEqualMaxSamples) {
 }
 
 TEST(ParseCommandLine, PassthroughKeepsGoogleBenchmarkArgumentsInOrder) {
-  const Args args = {"--benchmark_filter=reduce", "first", "--gbx_warmup=3", "--benchmark_repetitions=3",
-                     "--gbx_cache=cold", "second", "--benchmark_min_time=0.5"};
+  const Args args = {"--benchmark_filter=reduce", "first",  "--gbx_warmup=3",          "--benchmark_repetitions=3",
+                     "--gbx_cache=cold",          "second", "--benchmark_min_time=0.5"};
   const CommandLine line = parse_command_line(args);
   const Args expected = {"--benchmark_filter=reduce", "first", "--benchmark_repetitions=3", "second",
                          "--benchmark_min_time=0.5"};
@@ -112,29 +112,23 @@ TEST_P(ParseCommandLineRefuses, NamingTheFlagAndTheValue) {
 
 INSTANTIATE_TEST_SUITE_P(
     BadValues, ParseCommandLineRefuses,
-    ::testing::Values(BadFlag{"--gbx_warmup=-1", "gbx_warmup", "-1"},
-                      BadFlag{"--gbx_warmup=abc", "gbx_warmup", "abc"},
-                      BadFlag{"--gbx_warmup=1.5", "gbx_warmup", "1.5"},
-                      BadFlag{"--gbx_warmup=1-2", "gbx_warmup", "1-2"},
-                      BadFlag{"--gbx_warmup=99999999999999999999", "gbx_warmup", "99999999999999999999"},
-                      BadFlag{"--gbx_min_samples=0", "gbx_min_samples", "0"},
-                      BadFlag{"--gbx_min_samples=-5", "gbx_min_samples", "-5"},
-                      BadFlag{"--gbx_min_samples=ten", "gbx_min_samples", "ten"},
-                      BadFlag{"--gbx_max_samples=0", "gbx_max_samples", "0"},
-                      BadFlag{"--gbx_max_samples=x1", "gbx_max_samples", "x1"},
-                      BadFlag{"--gbx_max_time=0", "gbx_max_time", "0"},
-                      BadFlag{"--gbx_max_time=-1", "gbx_max_time", "-1"},
-                      BadFlag{"--gbx_max_time=inf", "gbx_max_time", "inf"},
-                      BadFlag{"--gbx_max_time=nan", "gbx_max_time", "nan"},
-                      BadFlag{"--gbx_max_time=1e999", "gbx_max_time", "1e999"},
-                      BadFlag{"--gbx_max_time=5s", "gbx_max_time", "5s"},
-                      BadFlag{"--gbx_target_rel_ci=0", "gbx_target_rel_ci", "0"},
-                      BadFlag{"--gbx_target_rel_ci=1.5", "gbx_target_rel_ci", "1.5"},
-                      BadFlag{"--gbx_target_rel_ci=-0.1", "gbx_target_rel_ci", "-0.1"},
-                      BadFlag{"--gbx_target_rel_ci=nan", "gbx_target_rel_ci", "nan"},
-                      BadFlag{"--gbx_target_rel_ci=5%", "gbx_target_rel_ci", "5%"},
-                      BadFlag{"--gbx_cache=warm", "gbx_cache", "warm"},
-                      BadFlag{"--gbx_cache=COLD", "gbx_cache", "COLD"}),
+    ::testing::Values(
+        BadFlag{"--gbx_warmup=-1", "gbx_warmup", "-1"}, BadFlag{"--gbx_warmup=abc", "gbx_warmup", "abc"},
+        BadFlag{"--gbx_warmup=1.5", "gbx_warmup", "1.5"}, BadFlag{"--gbx_warmup=1-2", "gbx_warmup", "1-2"},
+        BadFlag{"--gbx_warmup=99999999999999999999", "gbx_warmup", "99999999999999999999"},
+        BadFlag{"--gbx_min_samples=0", "gbx_min_samples", "0"},
+        BadFlag{"--gbx_min_samples=-5", "gbx_min_samples", "-5"},
+        BadFlag{"--gbx_min_samples=ten", "gbx_min_samples", "ten"},
+        BadFlag{"--gbx_max_samples=0", "gbx_max_samples", "0"},
+        BadFlag{"--gbx_max_samples=x1", "gbx_max_samples", "x1"}, BadFlag{"--gbx_max_time=0", "gbx_max_time", "0"},
+        BadFlag{"--gbx_max_time=-1", "gbx_max_time", "-1"}, BadFlag{"--gbx_max_time=inf", "gbx_max_time", "inf"},
+        BadFlag{"--gbx_max_time=nan", "gbx_max_time", "nan"}, BadFlag{"--gbx_max_time=1e999", "gbx_max_time", "1e999"},
+        BadFlag{"--gbx_max_time=5s", "gbx_max_time", "5s"}, BadFlag{"--gbx_target_rel_ci=0", "gbx_target_rel_ci", "0"},
+        BadFlag{"--gbx_target_rel_ci=1.5", "gbx_target_rel_ci", "1.5"},
+        BadFlag{"--gbx_target_rel_ci=-0.1", "gbx_target_rel_ci", "-0.1"},
+        BadFlag{"--gbx_target_rel_ci=nan", "gbx_target_rel_ci", "nan"},
+        BadFlag{"--gbx_target_rel_ci=5%", "gbx_target_rel_ci", "5%"}, BadFlag{"--gbx_cache=warm", "gbx_cache", "warm"},
+        BadFlag{"--gbx_cache=COLD", "gbx_cache", "COLD"}),
     [](const ::testing::TestParamInfo<BadFlag>& param) { return "case" + std::to_string(param.index); });
 
 TEST(ParseCommandLine, RefusesMinSamplesAboveMaxSamples) {
@@ -202,9 +196,8 @@ TEST(CacheMode, ToString) {
 
 TEST(FlagsHelp, NamesEveryFlag) {
   const std::string help = gbx::flags_help();
-  for (const char* flag :
-       {"--gbx_warmup", "--gbx_min_samples", "--gbx_max_samples", "--gbx_max_time", "--gbx_cache", "--gbx_out_dir",
-        "--gbx_target_rel_ci"}) {
+  for (const char* flag : {"--gbx_warmup", "--gbx_min_samples", "--gbx_max_samples", "--gbx_max_time", "--gbx_cache",
+                           "--gbx_out_dir", "--gbx_target_rel_ci"}) {
     EXPECT_NE(help.find(flag), std::string::npos) << flag;
   }
 }

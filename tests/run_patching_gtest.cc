@@ -90,7 +90,7 @@ TEST(PatchRuns, LeavesForeignAndUnknownLabelsAlone) {
   gbx::SampleChannel channel;
   channel.publish(record("reduce/naive", 1, 0.5));
   std::vector<GbRun> runs = {iteration_run("hello", 9.0), iteration_run(gbx::record_label(5), 8.0),
-                           iteration_run("", 7.0)};
+                             iteration_run("", 7.0)};
   gbx::patch_runs(runs, channel);
   EXPECT_EQ(runs[0].report_label, "hello");
   EXPECT_EQ(runs[0].cpu_accumulated_time, 9.0);

@@ -18,9 +18,9 @@
 #include "extensions/fixture.h"
 #include "extensions/protocol.h"
 #include "extensions/sample_channel.h"
-#include "tests/support/simulated_timer.h"
 #include "tests/support/benchmark_run.h"
 #include "tests/support/simulated_fixture.h"
+#include "tests/support/simulated_timer.h"
 
 namespace {
 
@@ -41,9 +41,9 @@ TEST(RecordLabel, DistinctIdsGiveDistinctLabels) {
 TEST(RecordLabel, RejectsForeignLabels) {
   const std::string good = gbx::record_label(7);
   const std::string prefix = good.substr(0, good.size() - 1);
-  for (const std::string& label : {std::string(), std::string("hello"), std::string("reduce/n=4096"),
-                                   std::string("7"), prefix, prefix + "-1", prefix + "12a", prefix + " 1",
-                                   prefix + "1.5", "x" + good, good + "x"}) {
+  for (const std::string& label :
+       {std::string(), std::string("hello"), std::string("reduce/n=4096"), std::string("7"), prefix, prefix + "-1",
+        prefix + "12a", prefix + " 1", prefix + "1.5", "x" + good, good + "x"}) {
     EXPECT_FALSE(gbx::record_id_from_label(label).has_value()) << "'" << label << "'";
   }
 }

@@ -12,8 +12,8 @@
 #include <vector>
 
 #include "extensions/cpu_timer.h"
-#include "tests/support/simulated_timer.h"
 #include "extensions/timer.h"
+#include "tests/support/simulated_timer.h"
 
 namespace {
 

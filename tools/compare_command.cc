@@ -96,8 +96,8 @@ std::string sentence_for(const ComparisonRow& row, double band) {
   if (e.process_level()) {
     ratio += ", " + std::to_string(e.base_processes) + " vs " + std::to_string(e.candidate_processes) + " processes";
   }
-  const std::string direction = r.ratio >= 1.0 ? format_percent(r.ratio - 1.0) + " slower"
-                                               : format_percent(1.0 - r.ratio) + " faster";
+  const std::string direction =
+      r.ratio >= 1.0 ? format_percent(r.ratio - 1.0) + " slower" : format_percent(1.0 - r.ratio) + " faster";
   switch (row.verdict) {
     case Verdict::faster:
     case Verdict::slower:
@@ -125,7 +125,8 @@ std::string sentence_for(const ComparisonRow& row, double band) {
   }
   if (row.incompatible) s += " [INCOMPATIBLE records: not a sound comparison]";
   if (!row.throttled.empty() && (row.verdict == Verdict::faster || row.verdict == Verdict::slower)) {
-    s += " [THROTTLED (" + row.throttled + "): the clocks changed under the benchmark, so the difference may be the "
+    s += " [THROTTLED (" + row.throttled +
+         "): the clocks changed under the benchmark, so the difference may be the "
          "GPU's, not the code's]";
   }
   return s;
@@ -174,10 +175,13 @@ void print_console(std::ostream& out, const std::vector<ComparisonRow>& rows, bo
     const std::string verdict = coloured(to_string(row.verdict), sgr, colour && sgr != nullptr);
     std::snprintf(buffer, sizeof buffer, "%9s %9s   %.3f [%.3f, %.3f]   %-8s  %s%s",
                   format_duration(shown_median(row.base_processes, row.base_median)).c_str(),
-                  format_duration(shown_median(row.candidate_processes, row.candidate_median)).c_str(), row.ratio ? row.ratio->ratio : NAN, lower,
-                  upper, (row.adjusted_p < 0.001 ? std::string("<0.001") : format_fixed(row.adjusted_p, 3)).c_str(),
+                  format_duration(shown_median(row.candidate_processes, row.candidate_median)).c_str(),
+                  row.ratio ? row.ratio->ratio : NAN, lower, upper,
+                  (row.adjusted_p < 0.001 ? std::string("<0.001") : format_fixed(row.adjusted_p, 3)).c_str(),
                   verdict.c_str(),
-                  row.incompatible ? " (incompatible)" : !row.throttled.empty() ? " (throttled)" : "");
+                  row.incompatible         ? " (incompatible)"
+                  : !row.throttled.empty() ? " (throttled)"
+                                           : "");
     out << line << buffer << "\n";
   }
   out << "\n";
@@ -232,7 +236,8 @@ Comparison compare_loaded(const LoadedRecord& base, const LoadedRecord& candidat
     row.base_median = widened_median(*b);
     row.candidate_median = widened_median(*c);
     row.evidence = {b->samples.size(), c->samples.size(), processes_with_samples(*b), processes_with_samples(*c)};
-    if (row.evidence.base_processes >= 2) row.base_processes = hierarchical_median(b->process_samples, b->resolution_seconds);
+    if (row.evidence.base_processes >= 2)
+      row.base_processes = hierarchical_median(b->process_samples, b->resolution_seconds);
     if (row.evidence.candidate_processes >= 2) {
       row.candidate_processes = hierarchical_median(c->process_samples, c->resolution_seconds);
     }
@@ -263,7 +268,8 @@ Comparison compare_loaded(const LoadedRecord& base, const LoadedRecord& candidat
   for (std::size_t i = 0; i < rows.size(); ++i) {
     ComparisonRow& row = rows[i];
     row.adjusted_p = adjusted[i];
-    const bool few = row.evidence.base_samples < kMinSamplesPerSide || row.evidence.candidate_samples < kMinSamplesPerSide;
+    const bool few =
+        row.evidence.base_samples < kMinSamplesPerSide || row.evidence.candidate_samples < kMinSamplesPerSide;
     if (row.ratio) {
       row.verdict = decide(row.adjusted_p, *row.ratio, row.evidence, noise_band, fdr);
     } else {
@@ -366,27 +372,26 @@ int report_comparison(const CompareOptions& options, const LoadedRecord& base, c
     j["only_in_candidate"] = comparison.only_in_candidate;
     j["rows"] = nlohmann::json::array();
     for (const auto& row : rows) {
-      nlohmann::json r = {{"name", row.name},
-                          {"base_median", interval_json(row.base_median)},
-                          {"candidate_median", interval_json(row.candidate_median)},
-                          {"unit", row.evidence.process_level() ? "process" : "sample"},
-                          {"processes", {{"base", row.evidence.base_processes},
-                                         {"candidate", row.evidence.candidate_processes}}},
-                          {"samples", {{"base", row.evidence.base_samples},
-                                       {"candidate", row.evidence.candidate_samples}}},
-                          {"base_process_level", hierarchical_json(row.base_processes)},
-                          {"candidate_process_level", hierarchical_json(row.candidate_processes)},
-                          {"test", row.test_name},
-                          {"p", row.p_value},
-                          {"mann_whitney_p", row.test.p_value},
-                          {"mann_whitney_exact", row.test.exact},
-                          {"p_adjusted", row.adjusted_p},
-                          {"hodges_lehmann_shift_seconds", row.shift},
-                          {"cliffs_delta", row.delta},
-                          {"verdict", to_string(row.verdict)},
-                          {"incompatible", row.incompatible},
-                          {"throttled", row.throttled.empty() ? nlohmann::json() : nlohmann::json(row.throttled)},
-                          {"sentence", row.sentence}};
+      nlohmann::json r = {
+          {"name", row.name},
+          {"base_median", interval_json(row.base_median)},
+          {"candidate_median", interval_json(row.candidate_median)},
+          {"unit", row.evidence.process_level() ? "process" : "sample"},
+          {"processes", {{"base", row.evidence.base_processes}, {"candidate", row.evidence.candidate_processes}}},
+          {"samples", {{"base", row.evidence.base_samples}, {"candidate", row.evidence.candidate_samples}}},
+          {"base_process_level", hierarchical_json(row.base_processes)},
+          {"candidate_process_level", hierarchical_json(row.candidate_processes)},
+          {"test", row.test_name},
+          {"p", row.p_value},
+          {"mann_whitney_p", row.test.p_value},
+          {"mann_whitney_exact", row.test.exact},
+          {"p_adjusted", row.adjusted_p},
+          {"hodges_lehmann_shift_seconds", row.shift},
+          {"cliffs_delta", row.delta},
+          {"verdict", to_string(row.verdict)},
+          {"incompatible", row.incompatible},
+          {"throttled", row.throttled.empty() ? nlohmann::json() : nlohmann::json(row.throttled)},
+          {"sentence", row.sentence}};
       r["ratio"] = row.ratio ? nlohmann::json{{"estimate", row.ratio->ratio},
                                               {"lower", row.ratio->lower},
                                               {"upper", row.ratio->upper},
@@ -404,7 +409,9 @@ int report_comparison(const CompareOptions& options, const LoadedRecord& base, c
     }
     // The same lines in either format, each escaped for where it is read.
     const bool markdown = options.format == "markdown";
-    const auto shown = [markdown](const std::string& raw) { return markdown ? markdown_code(raw) : terminal_text(raw); };
+    const auto shown = [markdown](const std::string& raw) {
+      return markdown ? markdown_code(raw) : terminal_text(raw);
+    };
     for (const auto& name : comparison.only_in_base) {
       out << (markdown ? "- " : "") << "only in " << shown(options.base) << ": " << shown(name) << "\n";
     }

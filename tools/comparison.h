@@ -24,7 +24,7 @@ struct Difference {
 // One benchmark present in both records.
 struct ComparisonRow {
   std::string name;
-  std::string label;  // "problem variant", or the name for plain Google Benchmark JSON
+  std::string label;            // "problem variant", or the name for plain Google Benchmark JSON
   BootstrapResult base_median;  // over all samples, widened by half a tick
   BootstrapResult candidate_median;
   // Each side's process-level median, when it has >= 2 processes.

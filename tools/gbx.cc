@@ -3,14 +3,14 @@
 
 #include <unistd.h>
 
+#include <algorithm>
 #include <cerrno>
-#include <csignal>
 #include <cmath>
+#include <csignal>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
 #include <iostream>
-#include <algorithm>
 #include <string>
 #include <vector>
 
@@ -21,8 +21,8 @@
 #include "tools/merge_command.h"
 #include "tools/pareto_command.h"
 #include "tools/report_command.h"
-#include "tools/terminal_colour.h"
 #include "tools/slurm_command.h"
+#include "tools/terminal_colour.h"
 #include "tools/trend_command.h"
 #include "tools/verify_command.h"
 #include "tools/version_command.h"
@@ -225,9 +225,9 @@ int run_command(int argc, char** argv) {
     return 2;
   }
   using RecordArguments = std::pair<CLI::App*, std::vector<std::string>>;
-  for (const auto& [command, paths] : {RecordArguments{compare, {compare_options.base, compare_options.candidate}},
-                                       RecordArguments{report, report_options.inputs},
-                                       RecordArguments{trend, trend_options.inputs}}) {
+  for (const auto& [command, paths] :
+       {RecordArguments{compare, {compare_options.base, compare_options.candidate}},
+        RecordArguments{report, report_options.inputs}, RecordArguments{trend, trend_options.inputs}}) {
     if (command->parsed() && reads_stdin_twice(paths)) {
       std::cerr << "gbx " << command->get_name() << ": - (standard input) is given twice; it holds one record\n";
       return 2;

@@ -353,7 +353,8 @@ std::vector<Chart> report_charts(const ReportModel& model) {
     for (const auto& [spec, kind] : {std::pair<const json*, const char*>{&load.latency_throughput, "load"},
                                      std::pair<const json*, const char*>{&load.p99_offered_load, "load_offered"}}) {
       if (spec->is_null()) continue;
-      charts.push_back(Chart{std::string(kind) + "-" + std::to_string(i), kind, {{"data-problem", load.problem}}, *spec});
+      charts.push_back(
+          Chart{std::string(kind) + "-" + std::to_string(i), kind, {{"data-problem", load.problem}}, *spec});
     }
   }
   return charts;

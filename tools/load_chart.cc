@@ -162,7 +162,7 @@ json latency_throughput_chart(const json& record, const std::string& problem) {
   json layers =
       json::array({{{"mark", {{"type", "rule"}, {"opacity", 0.5}}},
                     {"encoding", {{"x", x}, {"y", y}, {"y2", {{"field", "p99_upper_us"}}}, {"color", color}}}},
-                   {{"mark", {{"type", "line"}, {"point", true}}},
+                   {{"mark", {{"type", "line"}}},
                     {"encoding",
                      {{"x", x},
                       {"y", y},
@@ -171,15 +171,24 @@ json latency_throughput_chart(const json& record, const std::string& problem) {
                       {"detail", {{"field", "loop"}}},
                       {"order", {{"field", "throughput"}, {"type", "quantitative"}}},
                       {"tooltip", tooltip}}}},
-                   {{"mark", {{"type", "text"}, {"dy", -9}, {"fontSize", 10}}},
-                    {"encoding", {{"x", x}, {"y", y}, {"text", {{"field", "label"}}}, {"color", color}}}}});
+                   // Each level is labelled by its point's shape, keyed in the legend (c=2, 0.8x): text
+                   // beside the points would print c=1 of one variant over c=1 of the next.
+                   {{"mark", {{"type", "point"}, {"size", 70}, {"filled", true}}},
+                    {"encoding",
+                     {{"x", x},
+                      {"y", y},
+                      {"color", color},
+                      {"shape", {{"field", "label"}, {"type", "nominal"}, {"title", "level"}}},
+                      {"tooltip", tooltip}}}}});
   // The interval's lower end: the rule layer above goes from it to the upper end.
   layers[0]["encoding"]["y"]["field"] = "p99_lower_us";
   for (auto& layer : bound_layers(latency_bound(sweeps(record, &problem)))) layers.push_back(layer);
   return {{"$schema", kVegaLiteSchema},
           {"title",
            {{"text", problem + ": latency against throughput"},
-            {"subtitle", "p99 with its 95% interval; labels: concurrency (c=) or offered load (x capacity)"}}},
+            {"subtitle",
+             "p99 with its 95% interval; the shape of a point is its level: concurrency (c=) or offered load (x "
+             "capacity)"}}},
           {"width", 480},
           {"height", 300},
           {"data", {{"values", values}}},

@@ -34,7 +34,7 @@ std::vector<std::string> load_problems(const nlohmann::json& record);
 std::vector<LoadPoint> load_points(const nlohmann::json& record, const std::string& problem);
 
 // p99 latency (log scale, with its interval) against achieved throughput: one colour per variant, a
-// solid curve for the closed loop and a dashed one for the open loop, each point labelled; the latency
+// solid curve for the closed loop and a dashed one for the open loop, each point's shape its level; the latency
 // bound (when the sweeps recorded one) is a horizontal rule. Null when the problem has no sweep.
 nlohmann::json latency_throughput_chart(const nlohmann::json& record, const std::string& problem);
 

@@ -89,8 +89,8 @@ void write_results_table(std::ostream& out, const RunReport& run) {
         << interval_text(row.median_lower, row.median_upper) << " | " << or_dash(row.cv, format_percent) << " | "
         << or_dash(row.p99, format_duration) << " | " << row.count << " | " << accuracy_text(row) << " | "
         << cell(memory_text(row)) << " | " << or_dash(row.gflops, format_three_digits_compact) << " | "
-        << or_dash(row.gbytes, format_three_digits_compact) << " | " << or_dash(row.fraction_of_peak, format_percent) << " | "
-        << cell(flags_text(row)) << " |\n";
+        << or_dash(row.gbytes, format_three_digits_compact) << " | " << or_dash(row.fraction_of_peak, format_percent)
+        << " | " << cell(flags_text(row)) << " |\n";
   }
   out << "\n";
   // Records from before gbx.not_run list a benchmark that could not run among the others.
@@ -264,7 +264,8 @@ void write_trend(std::ostream& out, const ReportModel& model) {
   bool any = false;
   for (const auto& series : model.trends) {
     for (const TrendChangePoint& p : series.change_points) {
-      if (!any) out << "Change points (E-divisive means, permutation test; steps within the runs' intervals ignored):\n\n";
+      if (!any)
+        out << "Change points (E-divisive means, permutation test; steps within the runs' intervals ignored):\n\n";
       any = true;
       const RunReport& run = model.runs[series.points[p.index].run];
       const std::string commit = run_commit(run);

@@ -77,7 +77,8 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   // behind a valid seal too.
   if (record.is_object() && record.contains("gbx") && record["gbx"].is_object()) {
     gbx::seal_record(record);
-    read_everywhere(write_scratch("resealed.json", record.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace)));
+    read_everywhere(
+        write_scratch("resealed.json", record.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace)));
   }
   return 0;
 }

@@ -16,7 +16,8 @@ std::string fixed(const std::string& text) {
 }
 
 TEST(Utf8, KeepsWellFormedText) {
-  for (const std::string text : {"", "plain", "caf\xC3\xA9", "\xE2\x82\xAC 5", "\xF0\x9F\x98\x80", "\xF4\x8F\xBF\xBF"}) {
+  for (const std::string text :
+       {"", "plain", "caf\xC3\xA9", "\xE2\x82\xAC 5", "\xF0\x9F\x98\x80", "\xF4\x8F\xBF\xBF"}) {
     bool replaced = true;
     EXPECT_EQ(gbx::valid_utf8(text, replaced), text);
     EXPECT_FALSE(replaced) << text;
@@ -24,11 +25,13 @@ TEST(Utf8, KeepsWellFormedText) {
 }
 
 TEST(Utf8, ReplacesEachBadByte) {
-  EXPECT_EQ(fixed("a\xFF" "b"), "a" + kReplacement + "b");
-  EXPECT_EQ(fixed("\xC0\x80"), kReplacement + kReplacement);                 // overlong NUL
+  EXPECT_EQ(fixed("a\xFF"
+                  "b"),
+            "a" + kReplacement + "b");
+  EXPECT_EQ(fixed("\xC0\x80"), kReplacement + kReplacement);                     // overlong NUL
   EXPECT_EQ(fixed("\xED\xA0\x80"), kReplacement + kReplacement + kReplacement);  // a UTF-16 surrogate
-  EXPECT_EQ(fixed("\xF4\x90\x80\x80").size(), 4 * kReplacement.size());    // past U+10FFFF
-  EXPECT_EQ(fixed("x\xE2\x82"), "x" + kReplacement + kReplacement);        // cut short
+  EXPECT_EQ(fixed("\xF4\x90\x80\x80").size(), 4 * kReplacement.size());          // past U+10FFFF
+  EXPECT_EQ(fixed("x\xE2\x82"), "x" + kReplacement + kReplacement);              // cut short
 }
 
 TEST(Utf8, ReplacesInStringsAndKeysAndSaysWhere) {
@@ -46,8 +49,12 @@ TEST(Escape, TerminalShowsControlsInsteadOfObeyingThem) {
   const std::string osc8 = "\x1B]8;;https://evil\x1B\\click\x1B]8;;\x1B\\";
   EXPECT_EQ(gbx::terminal_text(osc8).find('\x1B'), std::string::npos);
   EXPECT_EQ(gbx::terminal_text("\x1B]0;title\x07"), "\\x1b]0;title\\x07");
-  EXPECT_EQ(gbx::terminal_text("\xC2\x9B" "31m"), "\\x9b31m");             // C1 CSI
-  EXPECT_EQ(gbx::terminal_text("a\xE2\x80\xAE" "b"), "a\\u202eb");         // right-to-left override
+  EXPECT_EQ(gbx::terminal_text("\xC2\x9B"
+                               "31m"),
+            "\\x9b31m");  // C1 CSI
+  EXPECT_EQ(gbx::terminal_text("a\xE2\x80\xAE"
+                               "b"),
+            "a\\u202eb");  // right-to-left override
   EXPECT_EQ(gbx::terminal_text("bad\xFF"), "bad\\xff");
   EXPECT_EQ(gbx::terminal_text("BM_Sort<int>/n:8 caf\xC3\xA9"), "BM_Sort<int>/n:8 caf\xC3\xA9");
 }

@@ -8,8 +8,8 @@
 #include <string>
 #include <vector>
 
-#include "stats/bootstrap.h"
 #include "reporters/pareto.h"
+#include "stats/bootstrap.h"
 
 namespace gbx {
 namespace {

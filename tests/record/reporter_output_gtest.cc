@@ -6,10 +6,10 @@
 #include <string>
 #include <vector>
 
-#include "reporters/console_table.h"
-#include "tests/support/regex.h"
 #include "record/json_record.h"
+#include "reporters/console_table.h"
 #include "reporters/run_analysis.h"
+#include "tests/support/regex.h"
 #include "tests/support/reporter_run.h"
 
 namespace {
@@ -97,17 +97,18 @@ TEST(ConsoleTable, RowsHeaderAndProtocolLine) {
   table.print_row(run_named("reduce/kahan", "n:16777216"), short_of_target, gbx::analyze_run(short_of_target));
   table.print_footer();
 
-  const std::string missing =
-      first_unmatched(out.str(), {
-                                     R"(^gbx run 11111111-2222-4333-8444-555555555555 on [0-9]+ CPUs)",
-                                     R"(^-+$)",
-                                     R"(^Benchmark +Median +95% CI +CV +n +p99 +Flags$)",
-                                     R"(^reduce/naive/n:4096 +2\.0[0-9] us +\[2\.0[0-9], 2\.0[0-9]\] us +0\.[0-9]+% +30 +2\.01 us)",
-                                     R"(^copy/vectorised/n:1024 +FAILED: kernel\.cu:12: launch failed$)",
-                                     R"(^reduce/kahan/n:16777216 +5\.0[0-9] ms .* 12 .*stopped at max_time after 12 samples, before the median's CI reached \+/-0\.1%)",
-                                     R"(^1 CUDA benchmark not run: no CUDA device \(the CUDA runtime said cudaErrorNoDevice\); --gbx_list_not_run lists them$)",
-                                     R"(^protocol: 10 warm-up runs discarded, 30 samples, at most 10 s per benchmark, cache hot)",
-                                 });
+  const std::string missing = first_unmatched(
+      out.str(),
+      {
+          R"(^gbx run 11111111-2222-4333-8444-555555555555 on [0-9]+ CPUs)",
+          R"(^-+$)",
+          R"(^Benchmark +Median +95% CI +CV +n +p99 +Flags$)",
+          R"(^reduce/naive/n:4096 +2\.0[0-9] us +\[2\.0[0-9], 2\.0[0-9]\] us +0\.[0-9]+% +30 +2\.01 us)",
+          R"(^copy/vectorised/n:1024 +FAILED: kernel\.cu:12: launch failed$)",
+          R"(^reduce/kahan/n:16777216 +5\.0[0-9] ms .* 12 .*stopped at max_time after 12 samples, before the median's CI reached \+/-0\.1%)",
+          R"(^1 CUDA benchmark not run: no CUDA device \(the CUDA runtime said cudaErrorNoDevice\); --gbx_list_not_run lists them$)",
+          R"(^protocol: 10 warm-up runs discarded, 30 samples, at most 10 s per benchmark, cache hot)",
+      });
   EXPECT_EQ(missing, "") << out.str();
   EXPECT_EQ(out.str().find("iterations:1"), std::string::npos) << "the constant suffix is dropped on the console";
   EXPECT_EQ(out.str().find("copy/scalar"), std::string::npos) << "a benchmark that could not run gets no row";
@@ -138,28 +139,29 @@ TEST(JsonRecord, EntriesCarryStatsOutliersAndFlagsInKeyOrder) {
                     "iterations": 1, "real_time": 2.0, "cpu_time": 2.1, "time_unit": "us", "samples": 30}]})";
   gbx::RecordHeader header{"11111111-2222-4333-8444-555555555555", "2026-11-30T00:00:00Z", {"bench"}, {}};
   const auto record = gbx::build_record(google_benchmark, {record_with(around(2e-6, 30))}, header);
-  const std::string missing = first_unmatched(record.dump(2), {
-                                                                  R"(^  "benchmarks": \[$)",
-                                                                  R"(^      "cpu_time": 2\.1,$)",
-                                                                  R"(^      "gbx": \{$)",
-                                                                  R"(^        "flags": \[)",
-                                                                  R"(^        "outliers": \{$)",
-                                                                  R"(^          "tukey": \{$)",
-                                                                  R"(^        "problem": "reduce/n=4096",$)",
-                                                                  R"(^        "samples": \[$)",
-                                                                  R"(^        "stats": \{$)",
-                                                                  R"(^          "count": 30,$)",
-                                                                  R"(^          "median_ci": \{$)",
-                                                                  R"(^            "method": "bootstrap_bca",$)",
-                                                                  R"(^          "p99_ci": \{$)",
-                                                                  R"(^      "name": "reduce/naive/n:4096/iterations:1/manual_time",$)",
-                                                                  R"(^      "real_time": 2\.0,$)",
-                                                                  R"(^      "run_type": "iteration",$)",
-                                                                  R"(^      "time_unit": "us"$)",
-                                                                  R"(^  "gbx": \{$)",
-                                                                  R"(^    "run_id": "11111111-2222-4333-8444-555555555555",$)",
-                                                                  R"(^    "schema_version": 1$)",
-                                                              });
+  const std::string missing =
+      first_unmatched(record.dump(2), {
+                                          R"(^  "benchmarks": \[$)",
+                                          R"(^      "cpu_time": 2\.1,$)",
+                                          R"(^      "gbx": \{$)",
+                                          R"(^        "flags": \[)",
+                                          R"(^        "outliers": \{$)",
+                                          R"(^          "tukey": \{$)",
+                                          R"(^        "problem": "reduce/n=4096",$)",
+                                          R"(^        "samples": \[$)",
+                                          R"(^        "stats": \{$)",
+                                          R"(^          "count": 30,$)",
+                                          R"(^          "median_ci": \{$)",
+                                          R"(^            "method": "bootstrap_bca",$)",
+                                          R"(^          "p99_ci": \{$)",
+                                          R"(^      "name": "reduce/naive/n:4096/iterations:1/manual_time",$)",
+                                          R"(^      "real_time": 2\.0,$)",
+                                          R"(^      "run_type": "iteration",$)",
+                                          R"(^      "time_unit": "us"$)",
+                                          R"(^  "gbx": \{$)",
+                                          R"(^    "run_id": "11111111-2222-4333-8444-555555555555",$)",
+                                          R"(^    "schema_version": 1$)",
+                                      });
   EXPECT_EQ(missing, "") << record.dump(2);
 }
 

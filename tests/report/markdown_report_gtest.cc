@@ -55,8 +55,10 @@ TEST(MarkdownReport, OneRunHasItsHeaderTableAndParetoConclusion) {
   EXPECT_EQ(count_lines(md, R"(File `.*one\.json` \| created 2026-01-01T00:00:00Z \| checksum: intact)"), 1) << md;
   EXPECT_EQ(count_lines(md, R"(\*\*Environment:\*\* host node-a; CPU Test CPU; .*; commit 0123456789ab.*)"), 1) << md;
   EXPECT_EQ(count_lines(md, R"(\*\*Protocol:\*\* warm-up runs 10; samples 20 to 100; )"
-                         R"(time bound per benchmark \(s\) 10.0; cache hot; )"
-                         R"(target relative CI half-width off; batch target \(timer resolutions\) 100.0)"), 1) << md;
+                            R"(time bound per benchmark \(s\) 10.0; cache hot; )"
+                            R"(target relative CI half-width off; batch target \(timer resolutions\) 100.0)"),
+            1)
+      << md;
   for (const char* name : {"gemm/fast/m:8", "gemm/slow/m:8", "gemm/broken/m:8"}) {
     EXPECT_EQ(count_lines(md, row_pattern(name)), 1) << name << "\n" << md;
   }
@@ -143,8 +145,8 @@ TEST(MarkdownReport, PlainJsonSaysWhichFactsAreMissing) {
       markdown({report_test::write(report_test::plain_record({{"BM_a", {100, 102, 98, 101, 99}}}), "plain")});
   EXPECT_EQ(count_lines(md, "### Run #1: no run id"), 1) << md;
   EXPECT_EQ(count_lines(md, ".* \\| checksum: none: plain Google Benchmark JSON"), 1) << md;
-  EXPECT_EQ(count_lines(md, R"(\| BM\\_a \| 100 ns \| \[[0-9.]+ ns, [0-9.]+ ns\] \| .* \| 5 \| not checked \| - \| .*)"),
-            1)
+  EXPECT_EQ(
+      count_lines(md, R"(\| BM\\_a \| 100 ns \| \[[0-9.]+ ns, [0-9.]+ ns\] \| .* \| 5 \| not checked \| - \| .*)"), 1)
       << md;
   EXPECT_EQ(count_lines(md, R"(\*\*Missing facts\*\* \(plain Google Benchmark JSON, without a gbx section\):)"), 1);
   for (const char* fact : {"raw samples", "environment", "protocol", "accuracy", "memory", "Pareto", "checksum"}) {

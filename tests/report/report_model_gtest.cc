@@ -115,11 +115,11 @@ TEST(ReportModel, TwoRunsAreComparedFirstAgainstSecondAndThreeAreNot) {
   one_process.processes = 1;
   const std::string single =
       report_test::write(report_test::gbx_record({one_process}, "c", "2026-01-02T00:00:00Z"), "single");
-  EXPECT_EQ(build_report_model({report_test::write(report_test::gbx_record({e}, "a", "2026-01-01T00:00:00Z"), "b0"),
-                                single})
-                .comparison->rows[0]
-                .verdict,
-            gbx::Verdict::unreplicated)
+  EXPECT_EQ(
+      build_report_model({report_test::write(report_test::gbx_record({e}, "a", "2026-01-01T00:00:00Z"), "b0"), single})
+          .comparison->rows[0]
+          .verdict,
+      gbx::Verdict::unreplicated)
       << "one process on a side: no slower verdict on within-process evidence";
   const std::string base = report_test::write(report_test::gbx_record({e}, "a", "2026-01-01T00:00:00Z"), "base");
   const std::string cand = report_test::write(report_test::gbx_record({slower}, "b", "2026-01-02T00:00:00Z"), "cand");

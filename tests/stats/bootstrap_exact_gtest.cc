@@ -18,9 +18,7 @@
 namespace gbx {
 namespace {
 
-std::vector<double> lognormal(std::size_t n, std::uint64_t seed) {
-  return gbx_test::lognormal_samples(n, 0.5, seed);
-}
+std::vector<double> lognormal(std::size_t n, std::uint64_t seed) { return gbx_test::lognormal_samples(n, 0.5, seed); }
 
 // The type 7 median as numpy takes it (and as the Monte-Carlo path does).
 double median_of(std::vector<double> values) {

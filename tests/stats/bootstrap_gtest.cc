@@ -15,9 +15,7 @@
 namespace gbx {
 namespace {
 
-std::vector<double> lognormal(std::size_t n, std::uint64_t seed) {
-  return gbx_test::lognormal_samples(n, 0.5, seed);
-}
+std::vector<double> lognormal(std::size_t n, std::uint64_t seed) { return gbx_test::lognormal_samples(n, 0.5, seed); }
 
 void expect_finite(const BootstrapResult& result) {
   ASSERT_TRUE(result.interval);

@@ -116,7 +116,8 @@ TEST(ReplicationPlan, MeetsTheTargetWithTheFewestProcessesAndSamples) {
   const double a = M_PI / 2 * within;
   const double goal = std::log(1.01);
   const auto half = [&](std::size_t k, std::size_t n) {
-    return t_975(static_cast<double>(k - 1)) * std::sqrt((between + a / static_cast<double>(n)) / static_cast<double>(k));
+    return t_975(static_cast<double>(k - 1)) *
+           std::sqrt((between + a / static_cast<double>(n)) / static_cast<double>(k));
   };
   const std::size_t k = plan->processes;
   const std::size_t n = plan->samples_per_process;
@@ -131,7 +132,8 @@ TEST(ReplicationPlan, MeetsTheTargetWithTheFewestProcessesAndSamples) {
   double cheapest = 1e300;
   for (std::size_t kk = 2; kk <= 400; ++kk) {
     for (std::size_t nn = 2; nn <= 200; ++nn) {
-      if (half(kk, nn) <= goal) cheapest = std::min(cheapest, static_cast<double>(kk) * (1.0 + 0.01 * static_cast<double>(nn)));
+      if (half(kk, nn) <= goal)
+        cheapest = std::min(cheapest, static_cast<double>(kk) * (1.0 + 0.01 * static_cast<double>(nn)));
     }
   }
   EXPECT_LE(plan->total_seconds, 1.05 * cheapest);
@@ -196,7 +198,8 @@ TEST(HierarchicalRatio, QuantizedSidesAreWidenedByTheirHalfTicks) {
   EXPECT_NEAR(r->interval.ratio, 1.25, 1e-12);
   EXPECT_NEAR(r->interval.lower, 1.25 * (1.0 - 1.0 / 5.0) / (1.0 + 0.5 / 4.0), 1e-12);
   EXPECT_NEAR(r->interval.upper, 1.25 * (1.0 + 1.0 / 5.0) / (1.0 - 0.5 / 4.0), 1e-12);
-  const auto single = gbx::hierarchical_ratio({std::vector<double>(10, 4e-6)}, {std::vector<double>(10, 4e-6)}, 1e-6, 1e-6);
+  const auto single =
+      gbx::hierarchical_ratio({std::vector<double>(10, 4e-6)}, {std::vector<double>(10, 4e-6)}, 1e-6, 1e-6);
   ASSERT_TRUE(single);
   EXPECT_LT(single->interval.lower, 1.0);
   EXPECT_GT(single->interval.upper, 1.0);

@@ -10,15 +10,15 @@
 #include <nlohmann/json.hpp>
 
 #include "extensions/run_record.h"
-#include "reporters/gbx_reporter.h"
 #include "record/json_record.h"
+#include "reporters/gbx_reporter.h"
 
 namespace gbx_test {
 
 // What one in-process RunSpecifiedBenchmarks call gave the gbx reporter.
 struct BenchmarkRun {
-  std::size_t matched = 0;     // benchmarks the filter selected
-  nlohmann::json benchmarks;   // Google Benchmark's entries (patched), in reporting order
+  std::size_t matched = 0;                             // benchmarks the filter selected
+  nlohmann::json benchmarks;                           // Google Benchmark's entries (patched), in reporting order
   std::vector<std::optional<gbx::RunRecord>> entries;  // entries[i]: the record behind benchmarks[i]
   bool any_failed = false;
 };

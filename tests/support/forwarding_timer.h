@@ -3,8 +3,8 @@
 #include <string>
 #include <vector>
 
-#include "tests/support/simulated_timer.h"
 #include "extensions/timer.h"
+#include "tests/support/simulated_timer.h"
 
 namespace gbx_test {
 

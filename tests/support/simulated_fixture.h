@@ -3,8 +3,8 @@
 #include <memory>
 
 #include "extensions/fixture.h"
-#include "tests/support/simulated_timer.h"
 #include "tests/support/forwarding_timer.h"
+#include "tests/support/simulated_timer.h"
 
 namespace gbx_test {
 

@@ -8,8 +8,8 @@
 
 namespace gbx_test {
 
-// A timer for tests (test-only: not in the shipped library): each simulated run lasts a duration drawn from a known distribution.
-// Time only passes through run(), so now_seconds() doubles as a deterministic wall clock.
+// A timer for tests (test-only: not in the shipped library): each simulated run lasts a duration drawn from a known
+// distribution. Time only passes through run(), so now_seconds() doubles as a deterministic wall clock.
 class SimulatedTimer final : public gbx::Timer {
  public:
   using Draw = std::function<double(std::mt19937_64&)>;
