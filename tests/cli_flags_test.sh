@@ -4,30 +4,19 @@
 # record that follows the protocol it was given.
 #
 # Usage: cli_flags_test.sh path/to/bench_reduce
-set -u
+source "$(dirname "$0")/support/output_match.sh"
 
 bench=$(realpath "${1:?usage: cli_flags_test.sh path/to/bench_reduce}") || exit 1
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
 # Anything a misparsed flag writes lands here, not in the build tree.
-mkdir "$tmp/cwd" && cd "$tmp/cwd" || exit 1
+mkdir "$dir/cwd" && cd "$dir/cwd" || exit 1
 filter=--benchmark_filter=reduce/naive/n:4096
 
-fail() {
-  echo "FAIL: $*"
-  echo "--- stdout"; cat "$tmp/stdout"
-  echo "--- stderr"; cat "$tmp/stderr"
-  exit 1
-}
-
-# run ARGS...: runs the bench binary, leaving stdout, stderr and the exit code in $tmp and $rc.
+# run WHAT CODE ARGS...: runs the bench binary, stdout and stderr to $dir/out and $dir/err.
 run() {
-  timeout 120 "$bench" "$@" >"$tmp/stdout" 2>"$tmp/stderr"
-  rc=$?
+  local what=$1 code=$2
+  shift 2
+  expect_exit "$code" "$what" timeout 120 "$bench" "$@"
 }
-
-# A Google Benchmark result row names the benchmark and its arguments.
-ran_a_benchmark() { grep -q 'reduce/' "$tmp/stdout"; }
 
 # refused "WORDS THE MESSAGE MUST CONTAIN" ARGS...: exit 2, a message naming each word on
 # stderr, and no benchmark run.
@@ -35,14 +24,14 @@ refused() {
   local words=$1
   shift
   echo "case: refuses $*"
-  run "$@"
-  [ "$rc" -eq 2 ] || fail "exit code $rc, expected 2 for: $*"
+  run "refuses $*" 2 "$@"
   local word
   while IFS= read -r word; do
     [ -z "$word" ] && continue
-    grep -qF -- "$word" "$tmp/stderr" || fail "stderr does not name '$word' for: $*"
+    expect_output "refuses $*: the message names '$word'" "$dir/err" "$(literal "$word")"
   done <<<"$words"
-  if ran_a_benchmark; then fail "a benchmark ran for: $*"; fi
+  # A Google Benchmark result row names the benchmark and its arguments.
+  expect_count "refuses $*: no benchmark ran" "$dir/out" 0 'reduce/'
 }
 
 # Bad values: the message names the flag and the value. The bad flag comes last so that, if it
@@ -81,28 +70,26 @@ refused $'--gbx_target_rel_ci\n2' "$filter" --gbx_target_rel_ci=2
 refused "''" --gbx_warmup= "$filter"
 refused "''" --gbx_out_dir= "$filter"
 # An existing directory as --benchmark_out is refused before anything runs.
-mkdir "$tmp/a_directory"
-refused "$tmp/a_directory" "$filter" "--benchmark_out=$tmp/a_directory"
+mkdir "$dir/a_directory"
+refused "$dir/a_directory" "$filter" "--benchmark_out=$dir/a_directory"
 # --benchmark_display_aggregates_only is for the console: the record keeps the repetitions and
 # their samples.
 echo "case: --benchmark_display_aggregates_only keeps the samples in the record"
-run "$filter" --gbx_min_samples=3 --benchmark_repetitions=2 --benchmark_display_aggregates_only=true \
-  "--benchmark_out=$tmp/display_aggregates.json"
-[ "$rc" -eq 0 ] || fail "exit code $rc"
+run "--benchmark_display_aggregates_only" 0 "$filter" --gbx_min_samples=3 --benchmark_repetitions=2 \
+  --benchmark_display_aggregates_only=true "--benchmark_out=$dir/display_aggregates.json"
 python3 -c 'import json, sys
 record = json.load(open(sys.argv[1]))
 rows = [b for b in record["benchmarks"] if b["run_type"] == "iteration"]
-assert len(rows) == 2, "%d repetition rows in the record" % len(rows)' "$tmp/display_aggregates.json" ||
+assert len(rows) == 2, "%d repetition rows in the record" % len(rows)' "$dir/display_aggregates.json" ||
   fail "the record lost the repetitions"
 
 # A good run: exit 0, one row, and a strict-JSON record with the protocol's samples and warm-up.
 echo "case: good run with --benchmark_out"
-out="$tmp/out.json"
-run "$filter" --gbx_min_samples=5 --gbx_warmup=2 "--benchmark_out=$out"
-[ "$rc" -eq 0 ] || fail "exit code $rc for a good run"
-ran_a_benchmark || fail "no result row on stdout"
+out="$dir/out.json"
+run "a good run" 0 "$filter" --gbx_min_samples=5 --gbx_warmup=2 "--benchmark_out=$out"
+expect_output "a good run: a result row on stdout" "$dir/out" 'reduce/'
 [ -s "$out" ] || fail "no record at $out"
-if grep -Eq '\b(NaN|-?Infinity|-?inf|-?nan)\b' "$out"; then fail "non-finite token in $out"; fi
+expect_count "a good run: non-finite tokens in the record" "$out" 0 '\b(NaN|-?Infinity|-?inf|-?nan)\b'
 python3 - "$out" <<'EOF' || fail "record check failed"
 import json, sys
 
@@ -131,16 +118,16 @@ print("record ok:", len(entries), "entries")
 EOF
 
 echo "case: good run with --gbx_out_dir (directories created) and --benchmark_format=json"
-dir="$tmp/records/a/b"
-run "$filter" --gbx_min_samples=3 --gbx_warmup=0 "--gbx_out_dir=$dir" --benchmark_format=json
-[ "$rc" -eq 0 ] || fail "exit code $rc for a good run with --gbx_out_dir"
-records=("$dir"/*.json)
-[ "${#records[@]}" -eq 1 ] && [ -f "${records[0]}" ] || fail "expected one record in $dir: ${records[*]}"
+records_dir="$dir/records/a/b"
+run "a good run with --gbx_out_dir" 0 "$filter" --gbx_min_samples=3 --gbx_warmup=0 "--gbx_out_dir=$records_dir" \
+  --benchmark_format=json
+records=("$records_dir"/*.json)
+[ "${#records[@]}" -eq 1 ] && [ -f "${records[0]}" ] || fail "expected one record in $records_dir: ${records[*]}"
 name=$(basename "${records[0]}")
 [[ $name =~ ^[0-9]{8}T[0-9]{6}Z-[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}\.json$ ]] ||
   fail "record name $name"
 # With --benchmark_format=json, stdout is the record itself.
-python3 - "${records[0]}" "$tmp/stdout" <<'EOF' || fail "record in --gbx_out_dir or on stdout is wrong"
+python3 - "${records[0]}" "$dir/out" <<'EOF' || fail "record in --gbx_out_dir or on stdout is wrong"
 import json, sys
 def refuse(token):
     raise ValueError("non-finite token " + token)

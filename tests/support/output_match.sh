@@ -15,6 +15,7 @@
 #   expect_empty WHAT FILE           FILE is empty
 #   expect_exit CODE WHAT COMMAND... run COMMAND, stdout to $dir/out and stderr to $dir/err, and
 #                                    check its exit code
+#   literal STRING                   STRING as a pattern that matches it literally (a path, a flag)
 #
 # Sourcing sets -u, $here (the test's own folder) and $dir (a temporary folder removed on exit).
 
@@ -108,6 +109,10 @@ expect_count() {
   done <"$file"
   ((count == expected)) || _mismatch "$what" "$file" "$count lines match, expected $expected:
     $pattern"
+}
+
+literal() {
+  printf '%s' "$1" | sed 's/[][\\.*^$+?(){}|]/\\&/g'
 }
 
 expect_empty() {

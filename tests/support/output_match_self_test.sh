@@ -21,6 +21,9 @@ fails() {
 passes "in order" expect_output "progress" "$dir/text" '^\[1/2\] first' '^\[2/2\] second [0-9.]+ s$' 'done'
 passes "next" expect_output "progress" "$dir/text" '^header$' 'next:^\[1/2\]' 'next:^\[2/2\]'
 passes "not, before the next match" expect_output "progress" "$dir/text" 'header' 'not:second' 'first'
+passes "literal" expect_output "progress" "$dir/text" "^$(literal '[2/2] second 0.7 s')$"
+fails "literal, not a pattern" "expected a line from line 1 on to match" \
+  expect_output "literal" "$dir/text" "$(literal '[1-2/2] first')"
 passes "count" expect_count "progress" "$dir/text" 2 '^\[[0-9]/2\]'
 passes "exit code" expect_exit 3 "exit" bash -c 'echo out; exit 3'
 fails "out of order" "expected a line from line 4 on to match" \
