@@ -6,20 +6,11 @@
 # instead that every benchmark ran: there a skip is a failure.
 #
 # Usage: cuda_skip_test.sh path/to/bench_all path/to/gbx (its CUDA variants are selected by name)
-set -u
+source "$(dirname "$0")/support/output_match.sh"
 
 bench=$(realpath "${1:?usage: cuda_skip_test.sh path/to/bench_all path/to/gbx}") || exit 1
 gbx=$(realpath "${2:?usage: cuda_skip_test.sh path/to/bench_all path/to/gbx}") || exit 1
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
-cd "$tmp" || exit 1
-
-fail() {
-  echo "FAIL: $*"
-  echo "--- stdout"; cat "$tmp/stdout"
-  echo "--- stderr"; cat "$tmp/stderr"
-  exit 1
-}
+cd "$dir" || exit 1
 
 if nvidia-smi -L 2>/dev/null | grep -q '^GPU '; then
   expect=ran
@@ -28,12 +19,11 @@ else
 fi
 echo "case: the CUDA variants of bench_all, --gbx_min_samples=3, expecting every benchmark $expect"
 
-timeout 240 "$bench" --benchmark_filter="/(cuda|cub)" --gbx_min_samples=3 "--benchmark_out=$tmp/out.json" >"$tmp/stdout" 2>"$tmp/stderr"
-rc=$?
-[ "$rc" -eq 0 ] || fail "exit code $rc, expected 0"
-[ -s "$tmp/out.json" ] || fail "no record written"
+expect_exit 0 "the CUDA variants" timeout 240 "$bench" --benchmark_filter="/(cuda|cub)" --gbx_min_samples=3 \
+  "--benchmark_out=$dir/out.json"
+[ -s "$dir/out.json" ] || fail "no record written"
 
-python3 - "$tmp/out.json" "$expect" <<'PY' || fail "record check failed"
+python3 - "$dir/out.json" "$expect" <<'PY' || fail "record check failed"
 import json, sys
 
 def refuse(token):
@@ -80,19 +70,17 @@ print(len(benchmarks), "entries", expect)
 PY
 
 if [ "$expect" = skipped ]; then
-  count=$(python3 -c 'import json, sys; print(len(json.load(open(sys.argv[1]))["gbx"]["not_run"]))' "$tmp/out.json")
-  grep -Eq "^$count CUDA benchmarks not run: [a-z].*; --gbx_list_not_run lists them$" "$tmp/stdout" ||
-    fail "no one-line summary of the $count benchmarks not run"
-  grep -q "cuda_atomic" "$tmp/stdout" && fail "a benchmark that did not run has a console row"
-  timeout 240 "$bench" --benchmark_filter="reduce/cub" --gbx_min_samples=3 --gbx_list_not_run >"$tmp/stdout" 2>"$tmp/stderr" ||
-    fail "--gbx_list_not_run exited $?"
-  grep -q "^  reduce/n=4096 cub$" "$tmp/stdout" || fail "--gbx_list_not_run does not name reduce/n=4096 cub"
+  count=$(python3 -c 'import json, sys; print(len(json.load(open(sys.argv[1]))["gbx"]["not_run"]))' "$dir/out.json")
+  expect_output "one line for the benchmarks not run" "$dir/out" \
+    "^$count CUDA benchmarks not run: [a-z].*; --gbx_list_not_run lists them$"
+  expect_count "a benchmark that did not run has no console row" "$dir/out" 0 'cuda_atomic'
+  expect_exit 0 "--gbx_list_not_run" timeout 240 "$bench" --benchmark_filter="reduce/cub" --gbx_min_samples=3 \
+    --gbx_list_not_run
+  expect_output "--gbx_list_not_run names reduce/n=4096 cub" "$dir/out" '^  reduce/n=4096 cub$'
   # Every tool takes a record in which nothing ran: report and pareto exit 0, compare cannot decide (3).
-  "$gbx" verify "$tmp/out.json" >/dev/null || fail "gbx verify refuses the record"
-  "$gbx" report --format=markdown "$tmp/out.json" -o "$tmp/report.md" || fail "gbx report exited $?"
-  "$gbx" pareto "$tmp/out.json" >/dev/null || fail "gbx pareto exited $?"
-  "$gbx" compare "$tmp/out.json" "$tmp/out.json" >/dev/null 2>"$tmp/stderr"
-  rc=$?
-  [ "$rc" -eq 3 ] || fail "gbx compare on a record where nothing ran exited $rc, expected 3"
+  expect_exit 0 "gbx verify" "$gbx" verify "$dir/out.json"
+  expect_exit 0 "gbx report" "$gbx" report --format=markdown "$dir/out.json" -o "$dir/report.md"
+  expect_exit 0 "gbx pareto" "$gbx" pareto "$dir/out.json"
+  expect_exit 3 "gbx compare on a record where nothing ran" "$gbx" compare "$dir/out.json" "$dir/out.json"
 fi
 echo "PASS"
