@@ -1,11 +1,8 @@
 #!/usr/bin/env bash
 # gbx compare end to end: verdicts and exit codes on crafted records, real gbx records (an A/A pair
 # and an incompatible pair), the three formats, and every kind of bad input (exit 2, the file named).
-set -u
+source "$(dirname "$0")/../support/output_match.sh"
 bench=$1 gbx=$2
-dir=$(mktemp -d)
-trap 'rm -rf "$dir"' EXIT
-fail() { echo "FAIL: $*"; exit 1; }
 
 # Plain Google Benchmark JSON: 100 repetitions per benchmark, 1% noise; "moved" is 10% slower in
 # the candidate, "steady" is the same.
@@ -28,21 +25,19 @@ PY
 
 # Google Benchmark's repetitions run in one process: a 10% slowdown there is unreplicated (exit 3),
 # never slower, and the sentence says what to run instead.
-"$gbx" compare "$dir/plain_base.json" "$dir/plain_slower.json" >"$dir/out" 2>&1
-[[ $? -eq 3 ]] || fail "a single-process 10% slowdown must exit 3: $(cat "$dir/out")"
-grep -Eq '^moved: unreplicated: 10\.[0-9]% slower within one process, ratio 1\.[01][0-9]{2} \[1\.[01][0-9]{2}, 1\.[01][0-9]{2}\] 95% CI, p < 0\.001 \(BH-adjusted\); but both records have one process, so the variation between processes was not measured .*--gbx_processes=10, or gbx ab --processes 10' "$dir/out" ||
-  fail "no unreplicated sentence: $(cat "$dir/out")"
-grep -Eq '^steady: the same within \+/-2\.0%' "$dir/out" || fail "steady is not the same: $(cat "$dir/out")"
-grep -q "fewer facts were available" "$dir/out" || fail "plain JSON must say fewer facts were available"
-"$gbx" compare "$dir/plain_base.json" "$dir/plain_faster.json" >"$dir/out" 2>&1
-[[ $? -eq 3 ]] || fail "a single-process speed-up must exit 3: $(cat "$dir/out")"
-grep -Eq '^moved: unreplicated: 10\.[0-9]% faster within one process' "$dir/out" || fail "no faster sentence: $(cat "$dir/out")"
+expect_exit 3 "a single-process 10% slowdown" "$gbx" compare "$dir/plain_base.json" "$dir/plain_slower.json"
+expect_output "a single-process 10% slowdown" "$dir/out" \
+  '^moved: unreplicated: 10\.[0-9]% slower within one process, ratio 1\.[01][0-9]{2} \[1\.[01][0-9]{2}, 1\.[01][0-9]{2}\] 95% CI, p < 0\.001 \(BH-adjusted\); but both records have one process, so the variation between processes was not measured .*--gbx_processes=10, or gbx ab --processes 10'
+expect_output "steady is the same" "$dir/out" '^steady: the same within \+/-2\.0%'
+expect_output "plain JSON says fewer facts were available" "$dir/out" 'fewer facts were available'
+expect_exit 3 "a single-process speed-up" "$gbx" compare "$dir/plain_base.json" "$dir/plain_faster.json"
+expect_output "a single-process speed-up" "$dir/out" '^moved: unreplicated: 10\.[0-9]% faster within one process'
 
-"$gbx" compare --format=markdown "$dir/plain_base.json" "$dir/plain_slower.json" >"$dir/md" 2>&1
-grep -q '^| Benchmark | Base | Candidate | Ratio \[95% CI\] | p (BH) | Verdict |$' "$dir/md" || fail "markdown header"
-grep -q '^| moved | .* | \*\*unreplicated\*\* |$' "$dir/md" || fail "markdown row: $(cat "$dir/md")"
-"$gbx" compare --format=json "$dir/plain_base.json" "$dir/plain_slower.json" >"$dir/json" 2>&1
-python3 - "$dir/json" <<'PY' || fail "json output"
+expect_exit 3 "markdown" "$gbx" compare --format=markdown "$dir/plain_base.json" "$dir/plain_slower.json"
+expect_output "markdown" "$dir/out" "^$(literal '| Benchmark | Base | Candidate | Ratio [95% CI] | p (BH) | Verdict |')\$" \
+  '^\| moved \| .* \| \*\*unreplicated\*\* \|$'
+expect_exit 3 "json" "$gbx" compare --format=json "$dir/plain_base.json" "$dir/plain_slower.json"
+python3 - "$dir/out" <<'PY' || fail "json output"
 import json, sys
 out = json.load(open(sys.argv[1]))
 rows = {r["name"]: r for r in out["rows"]}
@@ -50,39 +45,36 @@ assert rows["moved"]["verdict"] == "unreplicated" and rows["steady"]["verdict"] 
 assert rows["moved"]["unit"] == "sample" and rows["moved"]["processes"] == {"base": 1, "candidate": 1}, rows
 assert out["fewer_facts"] is True and out["compatible"] is True
 PY
-"$gbx" compare --format=yaml "$dir/plain_base.json" "$dir/plain_slower.json" >/dev/null 2>&1
-[[ $? -eq 2 ]] || fail "an unknown format must exit 2"
+expect_exit 2 "an unknown format" "$gbx" compare --format=yaml "$dir/plain_base.json" "$dir/plain_slower.json"
+expect_output "an unknown format" "$dir/err" "^gbx compare: invalid value 'yaml' for --format"
 
 # Real records: two runs of the same benchmarks (A/A) are compatible and compare.
 for run in a b; do
   "$bench" --benchmark_filter='reduce/(naive|kahan)/n:4096' --gbx_min_samples=20 --gbx_warmup=2 \
     --benchmark_out="$dir/$run.json" >/dev/null 2>&1 || fail "bench run $run"
 done
-"$gbx" compare "$dir/a.json" "$dir/b.json" >"$dir/out" 2>&1
+"$gbx" compare "$dir/a.json" "$dir/b.json" >"$dir/out" 2>"$dir/err"
 rc=$?
-[[ $rc -eq 0 || $rc -eq 3 ]] || fail "A/A compare of single-process records exit $rc (never 1): $(cat "$dir/out")"
-grep -q '^reduce/n=4096 naive: ' "$dir/out" || fail "A/A rows name problem and variant: $(cat "$dir/out")"
-grep -q "fewer facts" "$dir/out" && fail "gbx records must not say fewer facts"
+[[ $rc -eq 0 || $rc -eq 3 ]] || fail "A/A compare of single-process records exit $rc (never 1): $(cat "$dir/out" "$dir/err")"
+expect_output "A/A rows name problem and variant" "$dir/out" '^reduce/n=4096 naive: '
+expect_count "gbx records do not say fewer facts" "$dir/out" 0 'fewer facts'
 
 # A different protocol is incompatible: exit 2 and both values shown, unless allowed.
 "$bench" --benchmark_filter='reduce/naive/n:4096' --gbx_min_samples=10 --gbx_cache=cold \
   --benchmark_out="$dir/cold.json" >/dev/null 2>&1 || fail "cold bench run"
-"$gbx" compare "$dir/a.json" "$dir/cold.json" >"$dir/out" 2>"$dir/err"
-[[ $? -eq 2 ]] || fail "incompatible records must exit 2"
-grep -Eq 'protocol: cache +base: hot +candidate: cold' "$dir/err" || fail "the differing field: $(cat "$dir/err")"
+expect_exit 2 "incompatible records" "$gbx" compare "$dir/a.json" "$dir/cold.json"
+expect_output "incompatible records: the differing field" "$dir/err" 'protocol: cache +base: hot +candidate: cold'
 "$gbx" compare --allow-incompatible "$dir/a.json" "$dir/cold.json" >"$dir/out" 2>"$dir/err"
 rc=$?
 [[ $rc -eq 0 || $rc -eq 3 ]] || fail "--allow-incompatible exit $rc"
-grep -q 'INCOMPATIBLE' "$dir/out" || fail "rows must be marked incompatible: $(cat "$dir/out")"
+expect_output "--allow-incompatible marks the rows" "$dir/out" 'INCOMPATIBLE'
 
 # Bad inputs: each exits 2 with a message that names the file.
 bad() {
   local name=$1
-  "$gbx" compare "$dir/a.json" "$dir/$name" >/dev/null 2>"$dir/err"
-  local rc=$?
-  [[ $rc -eq 2 ]] || fail "$name: exit $rc, expected 2"
-  grep -q "$name" "$dir/err" || fail "$name: the message does not name the file: $(cat "$dir/err")"
-  grep -q "$2" "$dir/err" || fail "$name: expected '$2' in: $(cat "$dir/err")"
+  expect_exit 2 "$name" "$gbx" compare "$dir/a.json" "$dir/$name"
+  expect_output "$name: the message names the file" "$dir/err" "$(literal "$name")"
+  expect_output "$name: the fault" "$dir/err" "$(literal "$2")"
   echo "bad input $name: $(head -1 "$dir/err")"
 }
 head -c 300 "$dir/b.json" >"$dir/truncated.json"
