@@ -3,40 +3,29 @@
 # named with the list, - as standard input wherever a record is read, every error prefixed with its
 # subcommand, and colour on a terminal only, with NO_COLOR honoured.
 # Usage: gbx_cli_test.sh path/to/gbx path/to/a/sealed/record.json
-set -u
+source "$(dirname "$0")/../support/output_match.sh"
 gbx=$(realpath "${1:?usage: gbx_cli_test.sh GBX RECORD}") record=$(realpath "${2:?usage: gbx_cli_test.sh GBX RECORD}")
-dir=$(mktemp -d)
-trap 'rm -rf "$dir"' EXIT
-fail() { echo "FAIL: $*"; exit 1; }
-run() {
-  "$@" >"$dir/out" 2>"$dir/err"
-  code=$?
-}
 
 echo "case: --version and version"
 for form in --version version; do
-  run "$gbx" "$form"
-  [[ $code -eq 0 ]] || fail "gbx $form: exit $code"
-  grep -Eq '^gbx [0-9]+\.[0-9]+\.[0-9]+$' "$dir/out" || fail "gbx $form: no version: $(cat "$dir/out")"
-  grep -Eq '^source commit: ([0-9a-f]{40}|unknown)' "$dir/out" || fail "gbx $form: no commit: $(cat "$dir/out")"
-  grep -Eq '^Google Benchmark: [0-9]+\.[0-9]+' "$dir/out" || fail "gbx $form: no Google Benchmark: $(cat "$dir/out")"
+  expect_exit 0 "gbx $form" "$gbx" "$form"
+  expect_output "gbx $form" "$dir/out" '^gbx [0-9]+\.[0-9]+\.[0-9]+$' '^source commit: ([0-9a-f]{40}|unknown)' \
+    '^Google Benchmark: [0-9]+\.[0-9]+'
 done
 
 echo "case: an unknown subcommand is named, with the list"
-run "$gbx" bogus "$record"
-[[ $code -eq 2 ]] || fail "gbx bogus: exit $code"
-grep -q "unknown subcommand 'bogus'" "$dir/err" || fail "bogus not named: $(cat "$dir/err")"
-grep -q "verify, compare, ab, env, pareto, report, trend, merge, slurm, version" "$dir/err" || fail "no list: $(cat "$dir/err")"
-run "$gbx"
-[[ $code -eq 2 ]] && grep -q "a subcommand is required: verify, compare" "$dir/err" || fail "no subcommand: $(cat "$dir/err")"
+expect_exit 2 "gbx bogus" "$gbx" bogus "$record"
+expect_output "gbx bogus: named" "$dir/err" "unknown subcommand 'bogus'"
+expect_output "gbx bogus: the list" "$dir/err" "verify, compare, ab, env, pareto, report, trend, merge, slurm, version"
+expect_exit 2 "no subcommand" "$gbx"
+expect_output "no subcommand" "$dir/err" "a subcommand is required: verify, compare"
 
 echo "case: every error carries its subcommand's prefix"
 check_prefix() {  # PREFIX ARGS...
   local prefix=$1
   shift
-  run "$gbx" "$@"
-  [[ $code -eq 2 ]] || fail "gbx $*: exit $code"
-  grep -q "^$prefix: " "$dir/err" || fail "gbx $*: no '$prefix:' prefix: $(cat "$dir/err")"
+  expect_exit 2 "gbx $*" "$gbx" "$@"
+  expect_output "gbx $*: the '$prefix:' prefix" "$dir/err" "^$prefix: "
 }
 check_prefix "gbx compare" compare "$record"
 check_prefix "gbx compare" compare --fdr=nan "$record" "$record"
@@ -51,18 +40,18 @@ check_prefix "gbx env" env --bogus
 check_prefix "gbx" --bogus
 
 echo "case: - reads standard input"
-run "$gbx" verify - <"$record"
-[[ $code -eq 0 ]] && grep -q '^-: intact' "$dir/out" || fail "verify -: exit $code: $(cat "$dir/out" "$dir/err")"
-run "$gbx" pareto --format=json - <"$record"
-[[ $code -eq 0 ]] || fail "pareto -: exit $code: $(cat "$dir/err")"
-run "$gbx" report --format=markdown - <"$record"
-[[ $code -eq 0 ]] && grep -q '^# gbx report' "$dir/out" || fail "report -: exit $code: $(cat "$dir/err")"
-run "$gbx" compare - "$record" <"$record"
+expect_exit 0 "verify -" "$gbx" verify - <"$record"
+expect_output "verify -" "$dir/out" '^-: intact'
+expect_exit 0 "pareto -" "$gbx" pareto --format=json - <"$record"
+expect_exit 0 "report -" "$gbx" report --format=markdown - <"$record"
+expect_output "report -" "$dir/out" '^# gbx report'
+"$gbx" compare - "$record" <"$record" >"$dir/out" 2>"$dir/err"
+code=$?
 [[ $code -eq 0 || $code -eq 3 ]] || fail "compare - FILE: exit $code: $(cat "$dir/err")"
-run "$gbx" compare - - <"$record"
-[[ $code -eq 2 ]] && grep -q "^gbx compare: - (standard input) is given twice" "$dir/err" || fail "compare - -: $(cat "$dir/err")"
-run "$gbx" verify - </dev/null
-[[ $code -eq 2 ]] && grep -q "^gbx verify: -: standard input is empty" "$dir/err" || fail "empty stdin: $(cat "$dir/err")"
+expect_exit 2 "compare - -" "$gbx" compare - - <"$record"
+expect_output "compare - -" "$dir/err" '^gbx compare: - \(standard input\) is given twice'
+expect_exit 2 "empty stdin" "$gbx" verify - </dev/null
+expect_output "empty stdin" "$dir/err" '^gbx verify: -: standard input is empty'
 
 echo "case: colour on a terminal only, and never with NO_COLOR"
 python3 - "$dir" <<'PY'
@@ -82,12 +71,12 @@ PY
 esc=$'\033['
 compare="$gbx compare $dir/base.json $dir/slower.json"
 script -qec "$compare" /dev/null >"$dir/tty" </dev/null
-grep -qF "${esc}33munreplicated${esc}0m" "$dir/tty" || fail "no colour on a terminal: $(cat -v "$dir/tty")"
+expect_output "colour on a terminal" "$dir/tty" "$(literal "${esc}33munreplicated${esc}0m")"
 NO_COLOR=1 script -qec "$compare" /dev/null >"$dir/tty" </dev/null
-if grep -qF "${esc}3" "$dir/tty"; then fail "colour despite NO_COLOR: $(cat -v "$dir/tty")"; fi
+expect_count "colour despite NO_COLOR" "$dir/tty" 0 "$(literal "${esc}3")"
 TERM=dumb script -qec "$compare" /dev/null >"$dir/tty" </dev/null
-if grep -qF "${esc}3" "$dir/tty"; then fail "colour on TERM=dumb: $(cat -v "$dir/tty")"; fi
+expect_count "colour on TERM=dumb" "$dir/tty" 0 "$(literal "${esc}3")"
 $compare >"$dir/pipe" 2>&1
-grep -q "unreplicated" "$dir/pipe" || fail "no verdict: $(cat "$dir/pipe")"
-if grep -qF "$esc" "$dir/pipe"; then fail "colour into a pipe: $(cat -v "$dir/pipe")"; fi
+expect_output "a verdict into a pipe" "$dir/pipe" "unreplicated"
+expect_count "colour into a pipe" "$dir/pipe" 0 "$(literal "$esc")"
 echo "PASS"
