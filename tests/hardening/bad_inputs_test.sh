@@ -2,12 +2,9 @@
 # Every bad input to verify, compare, pareto and report exits 2 naming the file and the fault (the
 # crashers of issue 13, kept in tests/fuzz/corpus); bad flags exit 2; writes that fail are failures;
 # and no finished run is lost to invalid UTF-8 or a closed pipe.
-set -u
+source "$(dirname "$0")/../support/output_match.sh"
 gbx=$1 bench=$2 corpus=$3
-dir=$(mktemp -d)
-trap 'rm -rf "$dir"' EXIT
-fail() { echo "FAIL: $*"; exit 1; }
-# Runs a command, keeping its exit code in $code and its stderr in $dir/err.
+# Runs a command, keeping its exit code in $code, its stdout in $dir/out and its stderr in $dir/err.
 run() { "$@" >"$dir/out" 2>"$dir/err"; code=$?; }
 
 "$bench" --benchmark_filter='/n:4096/' --gbx_min_samples=6 --gbx_warmup=1 --benchmark_out="$dir/good.json" \
@@ -19,38 +16,37 @@ for input in "$corpus"/crash-*.json; do
   name=$(basename "$input")
   for command in compare pareto report; do
     case $command in
-      compare) run "$gbx" compare "$dir/good.json" "$input" ;;
-      pareto) run "$gbx" pareto "$input" ;;
-      report) run "$gbx" report "$input" --format=markdown ;;
+      compare) expect_exit 2 "$command $name" "$gbx" compare "$dir/good.json" "$input" ;;
+      pareto) expect_exit 2 "$command $name" "$gbx" pareto "$input" ;;
+      report) expect_exit 2 "$command $name" "$gbx" report "$input" --format=markdown ;;
     esac
-    [[ $code -eq 2 ]] || fail "$command $name: exit $code, not 2: $(cat "$dir/err")"
-    grep -qF "$input" "$dir/err" || fail "$command $name: the message does not name the file: $(cat "$dir/err")"
+    expect_output "$command $name: the message names the file" "$dir/err" "$(literal "$input")"
   done
   run "$gbx" verify "$input"
   [[ $code -eq 1 || $code -eq 2 ]] || fail "verify $name: exit $code: $(cat "$dir/err")"
 done
-grep -q 'beyond the range of a double' <("$gbx" pareto "$corpus/crash-number-overflow.json" 2>&1) || fail "1e999 not named"
-grep -q 'nesting deeper' <("$gbx" verify "$corpus/crash-deep-nesting.json" 2>&1) || fail "deep nesting not named by verify"
-grep -q '"benchmarks" appears twice' <("$gbx" verify "$corpus/crash-duplicate-benchmarks.json" 2>&1) ||
-  fail "verify accepts a duplicate benchmarks array"
-grep -q 'gbx.problem has the wrong type (number)' <("$gbx" report "$corpus/crash-wrong-type-problem.json" 2>&1) ||
-  fail "a wrong-typed problem is not named"
-run "$gbx" pareto "$dir"
-[[ $code -eq 2 ]] && grep -q 'a directory' "$dir/err" || fail "a directory as input: exit $code, $(cat "$dir/err")"
+expect_exit 2 "1e999" "$gbx" pareto "$corpus/crash-number-overflow.json"
+expect_output "1e999 is named" "$dir/err" 'beyond the range of a double'
+run "$gbx" verify "$corpus/crash-deep-nesting.json"
+expect_output "deep nesting is named by verify" "$dir/err" 'nesting deeper'
+run "$gbx" verify "$corpus/crash-duplicate-benchmarks.json"
+expect_output "verify names a duplicate benchmarks array" "$dir/err" '"benchmarks" appears twice'
+expect_exit 2 "a wrong-typed problem" "$gbx" report "$corpus/crash-wrong-type-problem.json"
+expect_output "a wrong-typed problem is named" "$dir/err" 'gbx\.problem has the wrong type \(number\)'
+expect_exit 2 "a directory as input" "$gbx" pareto "$dir"
+expect_output "a directory as input" "$dir/err" 'a directory'
 
 # A valid record whose benchmarks were all skipped is accepted; compare cannot decide (3).
 skipped=$corpus/seed-skipped-only.json
-run "$gbx" pareto "$skipped"
-[[ $code -eq 0 ]] || fail "pareto refuses a skipped-only record: $(cat "$dir/err")"
-run "$gbx" report "$skipped" --format=markdown
-[[ $code -eq 0 ]] && grep -q skipped "$dir/out" || fail "report refuses a skipped-only record: $(cat "$dir/err")"
-run "$gbx" compare "$skipped" "$dir/good.json"
-[[ $code -eq 3 ]] && grep -q 'nothing to compare' "$dir/err" || fail "compare on a skipped-only record: exit $code"
+expect_exit 0 "pareto on a skipped-only record" "$gbx" pareto "$skipped"
+expect_exit 0 "report on a skipped-only record" "$gbx" report "$skipped" --format=markdown
+expect_output "report on a skipped-only record" "$dir/out" 'skipped'
+expect_exit 3 "compare on a skipped-only record" "$gbx" compare "$skipped" "$dir/good.json"
+expect_output "compare on a skipped-only record" "$dir/err" 'nothing to compare'
 
 # NaN thresholds would turn the gate off.
 for flag in --fdr=nan --noise-band=nan --fdr=inf; do
-  run "$gbx" compare "$dir/good.json" "$dir/good.json" "$flag"
-  [[ $code -eq 2 ]] || fail "$flag accepted (exit $code)"
+  expect_exit 2 "$flag" "$gbx" compare "$dir/good.json" "$dir/good.json" "$flag"
 done
 
 # -o must not overwrite an input record, nor replace a symbolic link.
@@ -70,17 +66,15 @@ if [[ -w /dev/full ]]; then
     "$gbx" $command >/dev/full 2>"$dir/err"
     code=$?
     [[ $code -ne 0 ]] || fail "gbx $command into /dev/full exits 0"
-    grep -q 'cannot write to standard output' "$dir/err" || fail "gbx $command: $(cat "$dir/err")"
+    expect_output "gbx $command into /dev/full" "$dir/err" 'cannot write to standard output'
   done
 fi
 
 # Invalid UTF-8 in the environment or argv: printed or recorded with U+FFFD, never lost.
-run env GBX_TEST_BAD=$'\xff' "$gbx" env
-[[ $code -eq 0 ]] || fail "gbx env with invalid UTF-8 in the environment: exit $code: $(cat "$dir/err")"
+expect_exit 0 "gbx env with invalid UTF-8 in the environment" env GBX_TEST_BAD=$'\xff' "$gbx" env
 python3 -c 'import json, sys; json.load(open(sys.argv[1]))' "$dir/out" || fail "gbx env printed invalid JSON"
-run env OPENBLAS_BAD=$'\xfe' "$bench" --benchmark_filter=$'naive/n:4096/|\xff' --gbx_min_samples=5 --gbx_warmup=1 \
-  --benchmark_out="$dir/utf8.json"
-[[ $code -eq 0 ]] || fail "bench with invalid UTF-8 in argv: exit $code: $(cat "$dir/err")"
+expect_exit 0 "bench with invalid UTF-8 in argv" env OPENBLAS_BAD=$'\xfe' "$bench" \
+  --benchmark_filter=$'naive/n:4096/|\xff' --gbx_min_samples=5 --gbx_warmup=1 --benchmark_out="$dir/utf8.json"
 "$gbx" verify "$dir/utf8.json" >/dev/null 2>&1 || fail "the record with replaced UTF-8 is not intact"
 python3 - "$dir/utf8.json" <<'PY' || fail "the record does not say what was replaced"
 import json, sys
@@ -113,9 +107,9 @@ python3 -c 'import json, sys; assert json.load(open(sys.argv[1]))["gbx"]["interr
 
 # Google Benchmark aborts on a negative repetition count; gbx refuses it first.
 for value in -1 0 x; do
-  run "$bench" --benchmark_repetitions="$value" --benchmark_filter=none
-  [[ $code -eq 2 ]] && grep -q 'benchmark_repetitions' "$dir/err" || fail "--benchmark_repetitions=$value: exit $code"
+  expect_exit 2 "--benchmark_repetitions=$value" "$bench" --benchmark_repetitions="$value" --benchmark_filter=none
+  expect_output "--benchmark_repetitions=$value" "$dir/err" 'benchmark_repetitions'
 done
-run "$bench" --benchmark_filter='^no such benchmark$'
-[[ $code -eq 2 ]] && grep -q 'no benchmark matched' "$dir/err" || fail "a filter matching nothing: exit $code: $(cat "$dir/err")"
+expect_exit 2 "a filter matching nothing" "$bench" --benchmark_filter='^no such benchmark$'
+expect_output "a filter matching nothing" "$dir/err" 'no benchmark matched'
 echo "bad inputs refused, runs kept"
