@@ -3,38 +3,31 @@
 # and gbx's own; none is accepted and ignored. An empty selection or a bad filter regex exits 2
 # naming the filter, and writes no record.
 # Usage: google_benchmark_flags_test.sh path/to/bench_reduce
-set -u
+source "$(dirname "$0")/../support/output_match.sh"
 bench=$(realpath "${1:?usage: google_benchmark_flags_test.sh path/to/bench_reduce}") || exit 1
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
-cd "$tmp" || exit 1
+cd "$dir" || exit 1
 filter=--benchmark_filter=reduce/naive/n:4096
 quick=(--gbx_min_samples=3 --gbx_warmup=0)
 
-fail() {
-  echo "FAIL: $*"
-  echo "--- stdout"; cat "$tmp/stdout"
-  echo "--- stderr"; cat "$tmp/stderr"
-  exit 1
-}
+# run CODE WHAT ARGS...: the bench binary, stdout and stderr to $dir/out and $dir/err.
 run() {
-  timeout 120 "$bench" "$@" >"$tmp/stdout" 2>"$tmp/stderr"
-  rc=$?
+  local code=$1 what=$2
+  shift 2
+  expect_exit "$code" "$what" timeout 120 "$bench" "$@"
 }
 # refused "WORD|WORD..." ARGS...: exit 2, stderr names every word, no benchmark ran, no record.
 refused() {
   local words=$1 word
   shift
   echo "case: refuses $*"
-  rm -rf "$tmp/records"
-  run "$@" "--gbx_out_dir=$tmp/records"
-  [ "$rc" -eq 2 ] || fail "exit code $rc, expected 2 for: $*"
+  rm -rf "$dir/records"
+  run 2 "refuses $*" "$@" "--gbx_out_dir=$dir/records"
   IFS='|' read -ra list <<<"$words"
   for word in "${list[@]}"; do
-    grep -qF -- "$word" "$tmp/stderr" || fail "stderr does not name '$word' for: $*"
+    expect_output "refuses $*: stderr names '$word'" "$dir/err" "$(literal "$word")"
   done
-  if grep -q 'reduce/' "$tmp/stdout"; then fail "a benchmark ran for: $*"; fi
-  [ -z "$(ls -A "$tmp/records" 2>/dev/null)" ] || fail "a record was written for: $*"
+  expect_count "refuses $*: no benchmark ran" "$dir/out" 0 'reduce/'
+  [ -z "$(ls -A "$dir/records" 2>/dev/null)" ] || fail "a record was written for: $*"
 }
 
 # Refused, naming gbx's flag for the same purpose.
@@ -47,8 +40,8 @@ refused '--benchmark_counters_tabular=true|--benchmark_format=json' "$filter" --
 refused '--benchmark_color=true|plain text' "$filter" --benchmark_color=true
 refused "--benchmark_time_unit=days|ns, us, ms or s" "$filter" --benchmark_time_unit=days
 echo "case: refuses BENCHMARK_MIN_TIME in the environment"
-BENCHMARK_MIN_TIME=2 run "$filter" "${quick[@]}"
-[ "$rc" -eq 2 ] && grep -qF 'BENCHMARK_MIN_TIME=2 (in the environment)' "$tmp/stderr" || fail "BENCHMARK_MIN_TIME: $rc"
+BENCHMARK_MIN_TIME=2 run 2 "BENCHMARK_MIN_TIME" "$filter" "${quick[@]}"
+expect_output "BENCHMARK_MIN_TIME" "$dir/err" "$(literal 'BENCHMARK_MIN_TIME=2 (in the environment)')"
 
 # Filters: a bad regular expression, and one that matches nothing, in one process and in several.
 refused "--benchmark_filter=(|not a regular expression" '--benchmark_filter=('
@@ -58,8 +51,7 @@ refused "--benchmark_filter='nomatch'|no benchmark matched" --benchmark_filter=n
 # Accepted: colour off or auto (the table is plain text either way), a negated filter.
 for ok in --benchmark_color=false --benchmark_color=auto --benchmark_counters_tabular=false; do
   echo "case: accepts $ok"
-  run "$filter" "${quick[@]}" "$ok"
-  [ "$rc" -eq 0 ] || fail "exit code $rc for $ok"
+  run 0 "$ok" "$filter" "${quick[@]}" "$ok"
 done
 
 # --benchmark_time_unit sets the unit of every gbx row of the record, repetitions and aggregates,
@@ -67,10 +59,9 @@ done
 for processes in 1 2; do
   for unit in ms ns; do
     echo "case: --benchmark_time_unit=$unit with $processes process(es)"
-    run "$filter" "${quick[@]}" --benchmark_repetitions=2 "--benchmark_time_unit=$unit" "--gbx_processes=$processes" \
-      "--benchmark_out=$tmp/unit.json"
-    [ "$rc" -eq 0 ] || fail "exit code $rc"
-    python3 - "$tmp/unit.json" "$unit" "$processes" <<'PY' || fail "time unit $unit not applied"
+    run 0 "--benchmark_time_unit=$unit with $processes process(es)" "$filter" "${quick[@]}" --benchmark_repetitions=2 \
+      "--benchmark_time_unit=$unit" "--gbx_processes=$processes" "--benchmark_out=$dir/unit.json"
+    python3 - "$dir/unit.json" "$unit" "$processes" <<'PY' || fail "time unit $unit not applied"
 import json, statistics, sys
 record, unit, processes = json.load(open(sys.argv[1])), sys.argv[2], int(sys.argv[3])
 scale = {"ns": 1e9, "ms": 1e3}[unit]
@@ -87,15 +78,14 @@ done
 
 # Flags that work as Google Benchmark documents them.
 echo "case: --benchmark_context lands in the record's context"
-run "$filter" "${quick[@]}" --benchmark_context=build=ci42 "--benchmark_out=$tmp/context.json"
-[ "$rc" -eq 0 ] || fail "exit code $rc"
-python3 -c 'import json, sys; assert json.load(open(sys.argv[1]))["context"]["build"] == "ci42"' "$tmp/context.json" ||
+run 0 "--benchmark_context" "$filter" "${quick[@]}" --benchmark_context=build=ci42 "--benchmark_out=$dir/context.json"
+python3 -c 'import json, sys; assert json.load(open(sys.argv[1]))["context"]["build"] == "ci42"' "$dir/context.json" ||
   fail "no context key"
 echo "case: --benchmark_enable_random_interleaving keeps every repetition's samples"
-run --benchmark_filter='reduce/naive/n:4096|reduce/kahan/n:4096' "${quick[@]}" --benchmark_repetitions=2 \
-  --benchmark_enable_random_interleaving=true "--benchmark_out=$tmp/interleaved.json"
-[ "$rc" -eq 0 ] || fail "exit code $rc"
-python3 - "$tmp/interleaved.json" <<'PY' || fail "interleaving lost repetitions"
+run 0 "--benchmark_enable_random_interleaving" --benchmark_filter='reduce/naive/n:4096|reduce/kahan/n:4096' \
+  "${quick[@]}" --benchmark_repetitions=2 --benchmark_enable_random_interleaving=true \
+  "--benchmark_out=$dir/interleaved.json"
+python3 - "$dir/interleaved.json" <<'PY' || fail "interleaving lost repetitions"
 import json, sys
 rows = [b for b in json.load(open(sys.argv[1]))["benchmarks"] if b["run_type"] == "iteration"]
 assert len(rows) == 4, len(rows)
