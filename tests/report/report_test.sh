@@ -2,13 +2,9 @@
 # gbx report end to end: three real runs of bench_reduce; Markdown over one, two and three runs against
 # regex cases; HTML over one, two and three runs against the HTML contract (docs/report.md); plain
 # Google Benchmark JSON; bad inputs and missing assets (exit 2, the file named, nothing written).
-set -u
+source "$(dirname "$0")/../support/output_match.sh"
 gbx=$1 bench=$2 npm_assets=$3
-dir=$(mktemp -d)
-trap 'rm -rf "$dir"' EXIT
-fail() { echo "FAIL: $*"; exit 1; }
-# grep -c over a whole file: no early exit to close a pipe, and 0 matches is an answer, not an error.
-count() { grep -c -E -- "$1" "$2" || true; }
+# Matches, not lines: the HTML holds many elements on one line.
 occurrences() { grep -o -E -- "$1" "$2" | wc -l; }
 
 # The charting libraries: the npm ones when installed; else stand-ins, since these checks run no script
@@ -64,54 +60,44 @@ markdown() {
   shift
   "$gbx" report --format=markdown "$@" >"$out" 2>"$dir/err" || fail "markdown over $#: exit $? $(cat "$dir/err")"
 }
-expect() {  # expect FILE REGEX WHAT
-  [[ $(count "$2" "$1") -ge 1 ]] || fail "$3: no line matches '$2' in $1:
-$(cat "$1")"
-}
-refuse() {
-  [[ $(count "$2" "$1") -eq 0 ]] || fail "$3: '$2' must not be in $1"
-}
 
 for n in 1 2 3; do
   case $n in 1) set -- "${one[@]}" ;; 2) set -- "${two[@]}" ;; 3) set -- "${three[@]}" ;; esac
   md="$dir/report$n.md"
   markdown "$md" "$@"
-  expect "$md" '^# gbx report$' "title"
+  expect_output "title" "$md" '^# gbx report$'
   for i in $(seq 1 "$n"); do
-    expect "$md" "^### Run #$i: \`[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[0-9a-f]{4}-[0-9a-f]{12}\`$" "run $i header"
+    expect_output "run $i header" "$md" "^### Run #$i: \`[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[0-9a-f]{4}-[0-9a-f]{12}\`$"
   done
-  [[ $(count '^File `.*` \| created 20[0-9]{2}-[0-9]{2}-[0-9]{2}T[0-9:]{8}Z \| checksum: intact$' "$md") -eq $n ]] ||
-    fail "one header line per run with its date and checksum status"
-  expect "$md" '^\*\*Protocol:\*\* warm-up runs 10; samples 10 to 20;' "the protocol"
+  expect_count "one header line per run with its date and checksum status" "$md" "$n" \
+    '^File `.*` \| created 20[0-9]{2}-[0-9]{2}-[0-9]{2}T[0-9:]{8}Z \| checksum: intact$'
+  expect_output "the protocol" "$md" '^\*\*Protocol:\*\* warm-up runs 10; samples 10 to 20;'
   for name in "${names[@]}"; do
     # The Markdown cell escapes '_' (reporters/escape.h): manual_time reads manual\_time.
     cell=${name//_/\\\\_}
-    [[ $(count "^\| ${cell//|/\\|} \| [0-9.]+ [mun]?s \| \[[0-9.]+ [mun]?s, [0-9.]+ [mun]?s\] \| [0-9.]+% \|" "$md") -eq $n ]] ||
-      fail "$name: one table row per run with its median and interval"
+    expect_count "$name: one table row per run with its median and interval" "$md" "$n" \
+      "^\| ${cell//|/\\|} \| [0-9.]+ [mun]?s \| \[[0-9.]+ [mun]?s, [0-9.]+ [mun]?s\] \| [0-9.]+% \|"
   done
-  expect "$md" '^### reduce/n=4096$' "a Pareto section"
-  expect "$md" '^On reduce/n=4096, [a-z_]+( and [a-z_]+)* (is|are) on the frontier( \(.*\))?(; [a-z_]+ (is dominated by [a-z_]+|failed its accuracy check and is left out))*\.$' \
-    "the Pareto conclusion"
+  expect_output "a Pareto section" "$md" '^### reduce/n=4096$'
+  expect_output "the Pareto conclusion" "$md" '^On reduce/n=4096, [a-z_]+( and [a-z_]+)* (is|are) on the frontier( \(.*\))?(; [a-z_]+ (is dominated by [a-z_]+|failed its accuracy check and is left out))*\.$'
   if [[ $n -eq 2 ]]; then
-    expect "$md" '^## Comparison: #2 against #1$' "the comparison"
+    expect_output "the comparison" "$md" '^## Comparison: #2 against #1$'
     for v in naive pairwise kahan double; do
-      expect "$md" "^\| reduce/n=4096 $v \| [0-9.]+ [mun]?s \| [0-9.]+ [mun]?s \| [0-9.]+ \[[0-9.]+, [0-9.]+\] \| (<0.001|[0-9.]+) \| \*\*(faster|slower|same|inconclusive|unreplicated|insufficient)\*\* \|$" \
-        "a verdict row for $v"
-      expect "$md" "^- reduce/n=4096 $v: (.* faster|.* slower|the same within [^,]*|inconclusive|unreplicated: .*), ratio " "the $v sentence"
+      expect_output "a verdict row for $v" "$md" "^\| reduce/n=4096 $v \| [0-9.]+ [mun]?s \| [0-9.]+ [mun]?s \| [0-9.]+ \[[0-9.]+, [0-9.]+\] \| (<0.001|[0-9.]+) \| \*\*(faster|slower|same|inconclusive|unreplicated|insufficient)\*\* \|$"
+      expect_output "the $v sentence" "$md" "^- reduce/n=4096 $v: (.* faster|.* slower|the same within [^,]*|inconclusive|unreplicated: .*), ratio "
     done
   else
-    refuse "$md" '^## Comparison' "a comparison with $n runs"
+    expect_count "a comparison with $n runs" "$md" 0 '^## Comparison'
   fi
   if [[ $n -eq 3 ]]; then
-    expect "$md" '^## Trend over 3 runs, by date$' "the trend"
+    expect_output "the trend" "$md" '^## Trend over 3 runs, by date$'
     # The columns follow the dates, not the command line: the first given run is the newest.
-    expect "$md" '^\| Benchmark \| #2 \(.*\) \| #3 \(.*\) \| #1 \(.*\) \| Change \|$' "trend columns by date"
+    expect_output "trend columns by date" "$md" '^\| Benchmark \| #2 \(.*\) \| #3 \(.*\) \| #1 \(.*\) \| Change \|$'
     for v in naive pairwise kahan double; do
-      expect "$md" "^- reduce/n=4096 $v: [0-9.]+ [mun]?s in #2 \(.*\) to [0-9.]+ [mun]?s in #1 \(.*\), [-+][0-9.]+%; the intervals (overlap: no clear change|do not overlap: the change exceeds the sampling noise)\.$" \
-        "the $v trend sentence"
+      expect_output "the $v trend sentence" "$md" "^- reduce/n=4096 $v: [0-9.]+ [mun]?s in #2 \(.*\) to [0-9.]+ [mun]?s in #1 \(.*\), [-+][0-9.]+%; the intervals (overlap: no clear change|do not overlap: the change exceeds the sampling noise)\.$"
     done
   else
-    refuse "$md" '^## Trend' "a trend with $n runs"
+    expect_count "a trend with $n runs" "$md" 0 '^## Trend'
   fi
   # The results first, the environment last (issue 14): the order of the sections.
   mapfile -t order < <(grep -E '^## ' "$md" | sed 's/^## //;s/ .*//' | head -2; grep -E '^## ' "$md" | sed 's/^## //;s/ .*//' | tail -1)
@@ -123,9 +109,9 @@ for n in 1 2 3; do
     [[ $summary_not_run -eq $not_run ]] || fail "the summary counts $summary_not_run not run of $not_run"
   fi
   # The default suite sweeps reduce/n=4096 under load (docs/load.md): the last run's knees.
-  expect "$md" '^## Load$' "the load section"
-  expect "$md" '^\| pairwise \| (c=[0-9]+|[0-9.]+x|-) \| ' "the pairwise variant's knee"
-  refuse "$md" '(^|[^A-Za-z])(NaN|nan|-?inf|Infinity)([^A-Za-z]|$)' "non-finite numbers"
+  expect_output "the load section" "$md" '^## Load$'
+  expect_output "the pairwise variant's knee" "$md" '^\| pairwise \| (c=[0-9]+|[0-9.]+x|-) \| '
+  expect_count "non-finite numbers" "$md" 0 '(^|[^A-Za-z])(NaN|nan|-?inf|Infinity)([^A-Za-z]|$)'
 done
 
 # -o writes the file (and Markdown needs no assets).
@@ -159,7 +145,7 @@ for n in 1 2 3; do
   [[ $(occurrences '<script' "$html") -eq $(occurrences '</script>' "$html") ]] || fail "an unbalanced script element"
   [[ $(occurrences 'checksum|Checksum' "$html") -ge 1 ]] || fail "the checksum status"
 done
-refuse "$dir/report1.html" 'class="gbx-missing"' "missing facts for a gbx record"
+expect_count "missing facts for a gbx record" "$dir/report1.html" 0 'class="gbx-missing"'
 
 # The inlined libraries cannot end their script element early.
 "$gbx" report --assets "$hostile" -o "$dir/hostile.html" "${one[@]}" >/dev/null 2>&1 || fail "html, hostile assets"
@@ -183,13 +169,13 @@ json.dump({"context": {"date": "2026-01-02T03:04:05+01:00", "host_name": "h", "n
            "benchmarks": rows}, open(sys.argv[1], "w"))
 PY
 markdown "$dir/plain.md" "$dir/plain.json"
-expect "$dir/plain.md" 'checksum: none: plain Google Benchmark JSON$' "plain checksum status"
-expect "$dir/plain.md" '^\*\*Missing facts\*\*' "the missing facts"
+expect_output "plain checksum status" "$dir/plain.md" 'checksum: none: plain Google Benchmark JSON$'
+expect_output "the missing facts" "$dir/plain.md" '^\*\*Missing facts\*\*'
 for fact in 'raw samples' 'environment' 'protocol' 'accuracy' 'memory' 'Pareto' 'checksum'; do
-  expect "$dir/plain.md" "^- $fact" "missing fact: $fact"
+  expect_output "missing fact: $fact" "$dir/plain.md" "^- $fact"
 done
-expect "$dir/plain.md" '^\| BM\\_copy/64 \| [0-9.]+ ns \| \[.*\] \| .* \| 8 \|' "a plain row with n = 8"
-expect "$dir/plain.md" '^\| BM\\_sort&lt;int&gt;/8 \|' "a name escaped for Markdown"
+expect_output "a plain row with n = 8" "$dir/plain.md" '^\| BM\\_copy/64 \| [0-9.]+ ns \| \[.*\] \| .* \| 8 \|'
+expect_output "a name escaped for Markdown" "$dir/plain.md" '^\| BM\\_sort&lt;int&gt;/8 \|'
 "$gbx" report --assets "$assets" -o "$dir/plain.html" "$dir/plain.json" >/dev/null 2>&1 || fail "plain html"
 [[ $(occurrences 'class="gbx-missing"' "$dir/plain.html") -eq 1 ]] || fail "the missing-facts box"
 [[ $(occurrences 'data-name="BM_sort&lt;int&gt;/8"' "$dir/plain.html") -ge 2 ]] || fail "names escaped for HTML"
@@ -211,11 +197,10 @@ bad() {
   shift 2
   for format in html markdown; do
     echo old >"$dir/kept.out"
-    "$gbx" report --format=$format --assets "$assets" -o "$dir/kept.out" "$good" "$dir/$name" >"$dir/out" 2>"$dir/err"
-    local rc=$?
-    [[ $rc -eq 2 ]] || fail "$name ($format): exit $rc, expected 2"
-    [[ $(count "$dir/$name" "$dir/err") -ge 1 ]] || fail "$name: the message does not name the file: $(cat "$dir/err")"
-    [[ $(count "$fault" "$dir/err") -ge 1 ]] || fail "$name: expected '$fault' in: $(cat "$dir/err")"
+    expect_exit 2 "$name ($format)" "$gbx" report --format=$format --assets "$assets" -o "$dir/kept.out" "$good" \
+      "$dir/$name"
+    expect_output "$name ($format): the message names the file" "$dir/err" "$(literal "$dir/$name")"
+    expect_output "$name ($format): the fault" "$dir/err" "$(literal "$fault")"
     [[ $(cat "$dir/kept.out") == old ]] || fail "$name ($format): the output was touched"
     "$gbx" report --format=$format --assets "$assets" -o "$dir/new.out" "$good" "$dir/$name" >/dev/null 2>&1
     [[ ! -e "$dir/new.out" ]] || fail "$name ($format): an output was written"
@@ -229,17 +214,14 @@ bad nan.json "non-finite"
 [[ -z $(find "$dir" -maxdepth 1 -name '*.tmp-*' -print) ]] || fail "a temporary file was left behind"
 
 # Missing assets: exit 2, naming where it looked and how to install them; nothing written.
-"$gbx" report --assets "$dir/nowhere" -o "$dir/none.html" "$good" >"$dir/out" 2>"$dir/err"
-[[ $? -eq 2 ]] || fail "missing assets must exit 2"
-[[ $(count "$dir/nowhere" "$dir/err") -ge 1 && $(count 'npm ci --prefix tools/report' "$dir/err") -ge 1 ]] ||
-  fail "the missing-assets message: $(cat "$dir/err")"
+expect_exit 2 "missing assets" "$gbx" report --assets "$dir/nowhere" -o "$dir/none.html" "$good"
+expect_output "the missing-assets message names where it looked" "$dir/err" "$(literal "$dir/nowhere")"
+expect_output "the missing-assets message says how to install them" "$dir/err" 'npm ci --prefix tools/report'
 [[ ! -e "$dir/none.html" ]] || fail "a report was written without assets"
-GBX_REPORT_ASSETS="$dir/nowhere" "$gbx" report -o "$dir/none.html" "$good" >/dev/null 2>"$dir/err"
-[[ $? -eq 2 && $(count 'GBX_REPORT_ASSETS' "$dir/err") -ge 1 ]] || fail "a wrong GBX_REPORT_ASSETS: $(cat "$dir/err")"
+expect_exit 2 "a wrong GBX_REPORT_ASSETS" env GBX_REPORT_ASSETS="$dir/nowhere" "$gbx" report -o "$dir/none.html" "$good"
+expect_output "a wrong GBX_REPORT_ASSETS" "$dir/err" 'GBX_REPORT_ASSETS'
 
 # Usage errors are bad input too.
-"$gbx" report --format=pdf "$good" >/dev/null 2>&1
-[[ $? -eq 2 ]] || fail "an unknown format must exit 2"
-"$gbx" report >/dev/null 2>&1
-[[ $? -eq 2 ]] || fail "no record must exit 2"
+expect_exit 2 "an unknown format" "$gbx" report --format=pdf "$good"
+expect_exit 2 "no record" "$gbx" report
 echo "gbx report: Markdown and HTML over one, two and three runs, plain JSON and bad inputs behave"
