@@ -7,22 +7,8 @@ bench=$1
 gbx=$2
 reseal=$3
 schema=$4
-here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
-dir=$(mktemp -d)
-trap 'rm -rf "$dir"' EXIT
-fail() {
-  echo "FAIL: $*"
-  exit 1
-}
+source "$(dirname "$0")/../support/output_match.sh"
 validate() { /usr/bin/python3 "$here/../record/validate_record.py" "$schema" "$@" >/dev/null || fail "schema: $*"; }
-# Runs a command that must exit with $1; its stderr goes to $dir/err.
-expect_exit() {
-  local want=$1 status=0
-  shift
-  "$@" >"$dir/out" 2>"$dir/err" || status=$?
-  [[ $status == "$want" ]] || { cat "$dir/err"; fail "exit $status, not $want: $*"; }
-}
-expect_said() { grep -qF -- "$1" "$dir/err" || { cat "$dir/err"; fail "stderr lacks '$1'"; }; }
 
 filter='--benchmark_filter=^reduce/(naive|pairwise|kahan|double)/|^gemm/cpu_(naive|blocked)/m:256'
 flags=("$filter" --gbx_warmup=1 --gbx_min_samples=6 --gbx_max_samples=6 --gbx_processes=2 --benchmark_format=console)
@@ -52,7 +38,7 @@ assert json.load(open("s2.json"))["gbx"]["shard"]["source"] == "SLURM_ARRAY_TASK
 EOF
 
 # The merge, and the commands that read records.
-expect_exit 0 "$gbx" merge s2.json s0.json s1.json -o merged.json
+expect_exit 0 "merge s2.json s0.json s1.json -o merged.json" "$gbx" merge s2.json s0.json s1.json -o merged.json
 validate merged.json
 python3 - selection.txt merged.json <<'EOF'
 import json, sys
@@ -67,22 +53,27 @@ for row in merged["benchmarks"]:
     assert merge["shards"][row["gbx"]["shard"]]["environment"]["host"]["hostname"]
 assert "shard" not in merged["gbx"] and "processes" in merge["shards"][1]
 EOF
-expect_exit 0 "$gbx" verify merged.json
-expect_exit 0 "$gbx" compare merged.json merged.json
-expect_exit 0 "$gbx" pareto merged.json
-expect_exit 0 "$gbx" report merged.json s0.json --format markdown
-grep -q "merged.json" "$dir/out" || fail "the report does not show the merged record"
+expect_exit 0 "verify merged.json" "$gbx" verify merged.json
+expect_exit 0 "compare merged.json merged.json" "$gbx" compare merged.json merged.json
+expect_exit 0 "pareto merged.json" "$gbx" pareto merged.json
+expect_exit 0 "report merged.json s0.json --format markdown" "$gbx" report merged.json s0.json --format markdown
+expect_output "the report shows the merged record" "$dir/out" 'merged\.json'
 
 # What merge refuses, and says.
-expect_exit 2 "$gbx" merge s0.json s2.json -o partial.json
-expect_said "missing shard(s) of 3: 1"
+expect_exit 2 "merge s0.json s2.json -o partial.json" "$gbx" merge s0.json s2.json -o partial.json
+expect_output "merge s0.json s2.json -o partial.json: says missing shard(s) of 3: 1" "$dir/err" \
+  "$(literal "missing shard(s) of 3: 1")"
 [[ ! -e partial.json ]] || fail "an incomplete merge wrote a record"
-expect_exit 2 "$gbx" merge s0.json s1.json s1.json s2.json -o twice.json
-expect_said "shard 1 is given twice"
-expect_exit 0 "$gbx" merge s0.json s2.json --allow-partial -o partial.json
+expect_exit 2 "merge s0.json s1.json s1.json s2.json -o twice.json" \
+  "$gbx" merge s0.json s1.json s1.json s2.json -o twice.json
+expect_output "merge s0.json s1.json s1.json s2.json -o twice.json: says shard 1 is given twice" "$dir/err" \
+  "$(literal "shard 1 is given twice")"
+expect_exit 0 "merge s0.json s2.json --allow-partial -o partial.json" \
+  "$gbx" merge s0.json s2.json --allow-partial -o partial.json
 python3 -c "import json; m = json.load(open('partial.json'))['gbx']['merge']; assert not m['complete'] and m['missing_shards'] == [1], m"
-expect_exit 2 "$gbx" merge merged.json s1.json -o bad.json
-expect_said "not a shard record"
+expect_exit 2 "merge merged.json s1.json -o bad.json" "$gbx" merge merged.json s1.json -o bad.json
+expect_output "merge merged.json s1.json -o bad.json: says not a shard record" "$dir/err" \
+  "$(literal "not a shard record")"
 python3 - <<'EOF'
 import json
 record = json.load(open("s2.json"))
@@ -94,13 +85,18 @@ json.dump(record, open("s2_other_commit.json", "w"))
 EOF
 "$reseal" s2_h100.json
 "$reseal" s2_other_commit.json
-expect_exit 2 "$gbx" merge s0.json s1.json s2_h100.json -o bad.json
-expect_said "merge each environment group on its own"
-expect_exit 2 "$gbx" merge s0.json s1.json s2_other_commit.json -o bad.json
-expect_said "/gbx/environment/source/commit"
+expect_exit 2 "merge s0.json s1.json s2_h100.json -o bad.json" "$gbx" merge s0.json s1.json s2_h100.json -o bad.json
+expect_output "merge s0.json s1.json s2_h100.json -o bad.json: says merge each environment group on its own" "$dir/err" \
+  "$(literal "merge each environment group on its own")"
+expect_exit 2 "merge s0.json s1.json s2_other_commit.json -o bad.json" \
+  "$gbx" merge s0.json s1.json s2_other_commit.json -o bad.json
+expect_output "merge s0.json s1.json s2_other_commit.json -o bad.json: says /gbx/environment/source/commit" "$dir/err" \
+  "$(literal "/gbx/environment/source/commit")"
 "$bench" "$filter" --gbx_min_samples=6 --gbx_max_samples=6 --gbx_shard=1/3 --benchmark_out=s1_one_process.json >/dev/null
-expect_exit 2 "$gbx" merge s0.json s1_one_process.json s2.json -o bad.json
-expect_said "/gbx/protocol"
+expect_exit 2 "merge s0.json s1_one_process.json s2.json -o bad.json" \
+  "$gbx" merge s0.json s1_one_process.json s2.json -o bad.json
+expect_output "merge s0.json s1_one_process.json s2.json -o bad.json: says /gbx/protocol" "$dir/err" \
+  "$(literal "/gbx/protocol")"
 
 # A plan: the previous record's costs, longest first to the least loaded of two shards. The same
 # greedy, written again here, must give what each shard lists.
@@ -131,7 +127,7 @@ for i in 0 1; do
   "$bench" "$cuda_filter" --gbx_min_samples=6 --gbx_max_samples=6 --gbx_shard=$i/2 --benchmark_out=c$i.json >/dev/null ||
     fail "CUDA shard $i"
 done
-expect_exit 0 "$gbx" merge c0.json c1.json -o cuda.json
+expect_exit 0 "merge c0.json c1.json -o cuda.json" "$gbx" merge c0.json c1.json -o cuda.json
 python3 - cuda.json <<'EOF'
 import json, sys
 record = json.load(open(sys.argv[1]))
@@ -143,31 +139,41 @@ assert record["gbx"]["merge"]["complete"] and all(shard in (0, 1) for _, shard i
 EOF
 
 # A shard dealt nothing succeeds and writes nothing; bad values name the flag.
-expect_exit 0 "$bench" '--benchmark_filter=^reduce/naive/n:4096/' --gbx_shard=5/6 --benchmark_out=empty.json
-expect_said "has no benchmark"
+expect_exit 0 "--benchmark_filter=^reduce/naive/n:4096/ --gbx_shard=5/6 --benchmark_out=empty.json" \
+  "$bench" '--benchmark_filter=^reduce/naive/n:4096/' --gbx_shard=5/6 --benchmark_out=empty.json
+expect_output "--benchmark_filter=^reduce/naive/n:4096/ --gbx_shard=5/6 --benchmark_out=empty.json: says has no benchmark" "$dir/err" \
+  "$(literal "has no benchmark")"
 [[ ! -e empty.json ]] || fail "an empty shard wrote a record"
-expect_exit 2 "$bench" "$filter" --gbx_shard=3/3 --benchmark_list_tests
-expect_said "--gbx_shard"
-expect_exit 2 "$bench" "$filter" --gbx_shard=0/2 --gbx_shard_plan=missing.json --benchmark_list_tests
-expect_said "--gbx_shard_plan"
-expect_exit 2 env SLURM_ARRAY_TASK_ID=1 "$bench" "$filter" --benchmark_list_tests
-expect_said "SLURM_ARRAY_TASK_COUNT"
+expect_exit 2 "filter --gbx_shard=3/3 --benchmark_list_tests" "$bench" "$filter" --gbx_shard=3/3 --benchmark_list_tests
+expect_output "filter --gbx_shard=3/3 --benchmark_list_tests: says --gbx_shard" "$dir/err" "$(literal "--gbx_shard")"
+expect_exit 2 "filter --gbx_shard=0/2 --gbx_shard_plan=missing.json --benchmark_list_tests" \
+  "$bench" "$filter" --gbx_shard=0/2 --gbx_shard_plan=missing.json --benchmark_list_tests
+expect_output "filter --gbx_shard=0/2 --gbx_shard_plan=missing.json --benchmark_list_tests: says --gbx_shard_plan" "$dir/err" \
+  "$(literal "--gbx_shard_plan")"
+expect_exit 2 "env SLURM_ARRAY_TASK_ID=1 bench filter --benchmark_list_tests" \
+  env SLURM_ARRAY_TASK_ID=1 "$bench" "$filter" --benchmark_list_tests
+expect_output "env SLURM_ARRAY_TASK_ID=1 bench filter --benchmark_list_tests: says SLURM_ARRAY_TASK_COUNT" "$dir/err" \
+  "$(literal "SLURM_ARRAY_TASK_COUNT")"
 # gbx slurm's script (the real cluster: slurm_test.sh).
-expect_exit 0 "$gbx" slurm --shards 4 --partition gpu --time 00:30:00 -o sharded --dry-run -- "$bench" "$filter"
-script=$(cat "$dir/out")
+expect_exit 0 "slurm --shards 4 --partition gpu --time 00:30:00 -o sharded --dry-run -- bench filter" \
+  "$gbx" slurm --shards 4 --partition gpu --time 00:30:00 -o sharded --dry-run -- "$bench" "$filter"
 for line in '#SBATCH --array=0-3' '#SBATCH --partition=gpu' '#SBATCH --gres=gpu:1' '#SBATCH --exclusive' \
   '#SBATCH --time=00:30:00' "#SBATCH --output=$dir/sharded/slurm-%A_%a.out" \
   "'$bench' '$filter' \"--benchmark_out=\$dir/shard-\$shard.json\""; do
-  grep -qxF -- "$line" <<<"$script" || { echo "$script"; fail "the script lacks: $line"; }
+  expect_output "the dry-run script has: $line" "$dir/out" "^$(literal "$line")\$"
 done
 [[ ! -e sharded ]] || fail "--dry-run created the output folder"
-expect_exit 0 "$gbx" slurm --shards 2 --cpu-only --shared --plan merged.json --dry-run -- "$bench"
-! grep -qE -- '--gres|--exclusive|--partition' "$dir/out" || fail "--cpu-only --shared still asks for a GPU or the node"
-grep -qF -- "'--gbx_shard_plan=$dir/merged.json'" "$dir/out" || fail "--plan is not passed on"
-expect_exit 2 "$gbx" slurm --shards 2 --dry-run -- "$bench" --gbx_shard=0/2
-expect_said "--gbx_shard=0/2"
-expect_exit 2 "$gbx" slurm --shards 2 --time "1 hour" --dry-run -- "$bench"
-expect_said "--time"
-expect_exit 2 "$gbx" slurm --shards 0 --dry-run -- "$bench"
-expect_said "--shards"
+expect_exit 0 "slurm --shards 2 --cpu-only --shared --plan merged.json --dry-run -- bench" \
+  "$gbx" slurm --shards 2 --cpu-only --shared --plan merged.json --dry-run -- "$bench"
+expect_count "--cpu-only --shared asks for no GPU nor the node" "$dir/out" 0 '--gres|--exclusive|--partition'
+expect_output "--plan is passed on" "$dir/out" "$(literal "'--gbx_shard_plan=$dir/merged.json'")"
+expect_exit 2 "slurm --shards 2 --dry-run -- bench --gbx_shard=0/2" \
+  "$gbx" slurm --shards 2 --dry-run -- "$bench" --gbx_shard=0/2
+expect_output "slurm --shards 2 --dry-run -- bench --gbx_shard=0/2: says --gbx_shard=0/2" "$dir/err" \
+  "$(literal "--gbx_shard=0/2")"
+expect_exit 2 "slurm --shards 2 --time 1 hour --dry-run -- bench" \
+  "$gbx" slurm --shards 2 --time "1 hour" --dry-run -- "$bench"
+expect_output "slurm --shards 2 --time 1 hour --dry-run -- bench: says --time" "$dir/err" "$(literal "--time")"
+expect_exit 2 "slurm --shards 0 --dry-run -- bench" "$gbx" slurm --shards 0 --dry-run -- "$bench"
+expect_output "slurm --shards 0 --dry-run -- bench: says --shards" "$dir/err" "$(literal "--shards")"
 echo "merge test passed"

@@ -17,7 +17,7 @@
 #                                    check its exit code
 #   literal STRING                   STRING as a pattern that matches it literally (a path, a flag)
 #
-# Sourcing sets -u, $here (the test's own folder) and $dir (a temporary folder removed on exit).
+# Safe under set -e. Sourcing sets -u, $here (the test's own folder) and $dir (a temporary folder removed on exit).
 
 set -u
 here=$(cd "$(dirname "$0")" && pwd)
@@ -121,10 +121,9 @@ expect_empty() {
 }
 
 expect_exit() {
-  local expected=$1 what=$2 code
+  local expected=$1 what=$2 code=0
   shift 2
-  "$@" >"$dir/out" 2>"$dir/err"
-  code=$?
+  "$@" >"$dir/out" 2>"$dir/err" || code=$?
   if ((code != expected)); then
     echo "FAIL: $what: exit code $code, expected $expected"
     _show_output "$dir/out"
