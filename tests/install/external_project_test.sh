@@ -8,6 +8,7 @@
 #   found outside the system (scripts/gpu-check's sysroot) are found again; cuda_compiler: the nvcc
 #   gbx was built with, empty without CUDA.
 set -euo pipefail
+source "$(dirname "$0")/../support/output_match.sh"
 
 build_dir='' work='' config='' cmake=cmake ninja=ninja prefix_path='' cuda_compiler=''
 for arg in "$@"; do
@@ -25,7 +26,6 @@ done
 [[ -n $build_dir && -n $work ]] || { echo "external_project_test.sh: build= and work= are required" >&2; exit 2; }
 config=${config:-Release}
 prefix_path=${prefix_path//|/;}
-here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 
 # A fresh prefix each time: nothing from an earlier install can hide a missing file.
 rm -rf "$work"
@@ -41,20 +41,22 @@ args=(-S "$here/external_project" -B "$work/build" -G Ninja -DCMAKE_MAKE_PROGRAM
 if [[ -n $cuda_compiler ]]; then
   args+=(-DCUDAToolkit_ROOT="$(dirname "$(dirname "$cuda_compiler")")")
 fi
-"$cmake" "${args[@]}" >"$work/configure.log" 2>&1 || { cat "$work/configure.log"; exit 1; }
-grep -F -- "-- gbx " "$work/configure.log"
-"$cmake" --build "$work/build" >"$work/build.log" 2>&1 || { cat "$work/build.log"; exit 1; }
+expect_exit 0 "configuring the external project" "$cmake" "${args[@]}"
+expect_output "the external project found gbx" "$dir/out" '^-- gbx '
+grep -E -- '^-- gbx ' "$dir/out"
+# The build's own log: its error is at the end, past what a mismatch shows.
+"$cmake" --build "$work/build" >"$work/build.log" 2>&1 || { cat "$work/build.log"; fail "building the external project"; }
 
 # Only the public headers are installed: the umbrella and what it includes.
 for private in record environment kernels reporters tools; do
-  [[ ! -e $prefix/include/gbx/$private ]] || { echo "a private folder was installed: include/gbx/$private" >&2; exit 1; }
+  [[ ! -e $prefix/include/gbx/$private ]] || fail "a private folder was installed: include/gbx/$private"
 done
 # Of the statistics, only the value types a record holds (stats/estimates.h); the algorithms stay private.
 for installed in "$prefix"/include/gbx/stats/*; do
   [[ ! -e $installed || $(basename "$installed") == estimates.h ]] ||
-    { echo "a private statistics header was installed: $installed" >&2; exit 1; }
+    fail "a private statistics header was installed: $installed"
 done
-[[ -f $prefix/include/gbx/gbx.h ]] || { echo "include/gbx/gbx.h was not installed" >&2; exit 1; }
+[[ -f $prefix/include/gbx/gbx.h ]] || fail "include/gbx/gbx.h was not installed"
 
 out=$work/out.json
 "$work/build/consumer_bench" --gbx_min_samples=3 --gbx_warmup=1 --benchmark_out="$out"
@@ -73,10 +75,11 @@ PY
 
 # The installed gbx tool verifies the record and, with the charting libraries installed beside it
 # (when the build tree had them), writes its HTML report without being told where they are.
-"$prefix/bin/gbx" verify "$out"
+expect_exit 0 "the installed gbx verifies the record" "$prefix/bin/gbx" verify "$out"
+expect_output "the installed gbx verifies the record" "$dir/out" ': intact \(sha256 [0-9a-f]{64}\)$'
 if [[ -f $prefix/share/gbx/report/node_modules/vega/build/vega.min.js ]]; then
   (cd "$work" && env -u GBX_REPORT_ASSETS "$prefix/bin/gbx" report "$out" -o "$work/report.html")
-  grep -q '<html' "$work/report.html" || { echo "the installed gbx wrote no HTML report" >&2; exit 1; }
+  expect_output "the installed gbx's HTML report" "$work/report.html" '<html'
   echo "ok: the installed gbx wrote $work/report.html"
 else
   echo "note: no charting libraries in the build tree, so the installed report was not tried"

@@ -4,11 +4,8 @@
 # The bound is loose on purpose (a memory figure, never a time). bench/report_memory.sh prints the
 # figures at full scale.
 #   report_memory_test.sh GBX REPORT_SCALE_RECORD
-set -u
+source "$(dirname "$0")/../support/output_match.sh"
 gbx=$1 generate=$2
-dir=$(mktemp -d)
-trap 'rm -rf "$dir"' EXIT
-fail() { echo "FAIL: $*"; exit 1; }
 [[ -x /usr/bin/time ]] || { echo "SKIPPED: /usr/bin/time (Debian package time) is not installed"; exit 77; }
 # The charting libraries are not what is measured: small stand-ins.
 mkdir -p "$dir/modules/vega/build" "$dir/modules/vega-lite/build"
