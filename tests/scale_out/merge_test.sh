@@ -11,7 +11,10 @@ source "$(dirname "$0")/../support/output_match.sh"
 validate() { /usr/bin/python3 "$here/../record/validate_record.py" "$schema" "$@" >/dev/null || fail "schema: $*"; }
 
 filter='--benchmark_filter=^reduce/(naive|pairwise|kahan|double)/|^gemm/cpu_(naive|blocked)/m:256'
-flags=("$filter" --gbx_warmup=1 --gbx_min_samples=6 --gbx_max_samples=6 --gbx_processes=2 --benchmark_format=console)
+# A time bound far beyond the run, so that every benchmark takes its 6 samples even on a loaded machine
+# (the default 10 s cut the 16M-element reductions short once, under a parallel CI build).
+flags=("$filter" --gbx_warmup=1 --gbx_min_samples=6 --gbx_max_samples=6 --gbx_max_time=600 --gbx_processes=2
+  --benchmark_format=console)
 cd "$dir"
 "$bench" "$filter" --benchmark_list_tests >selection.txt
 
