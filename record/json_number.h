@@ -15,4 +15,18 @@ inline nlohmann::json finite_or_null(const std::optional<double>& value) {
   return value ? finite_or_null(*value) : nlohmann::json();
 }
 
+// A number read back, or `fallback` when the key is absent, null or not a number (NaN for "unknown").
+inline double number_or(const nlohmann::json& j, const char* key, double fallback) {
+  const auto found = j.find(key);
+  return found != j.end() && found->is_number() ? found->get<double>() : fallback;
+}
+
+// A value read back, absent when the key is absent or null.
+template <typename T>
+std::optional<T> optional_from(const nlohmann::json& j, const char* key) {
+  const auto found = j.find(key);
+  if (found == j.end() || found->is_null()) return std::nullopt;
+  return found->get<T>();
+}
+
 }  // namespace gbx

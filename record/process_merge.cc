@@ -14,18 +14,6 @@ namespace {
 
 using Json = nlohmann::json;
 
-double number_or(const Json& j, const char* key, double fallback) {
-  const auto found = j.find(key);
-  return found != j.end() && found->is_number() ? found->get<double>() : fallback;
-}
-
-template <typename T>
-std::optional<T> optional_from(const Json& j, const char* key) {
-  const auto found = j.find(key);
-  if (found == j.end() || found->is_null()) return std::nullopt;
-  return found->get<T>();
-}
-
 double middle(std::vector<double> values) {
   if (values.empty()) return std::nan("");
   std::sort(values.begin(), values.end());

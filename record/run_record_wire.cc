@@ -16,18 +16,6 @@ namespace {
 
 using Json = nlohmann::json;
 
-double number_or(const Json& j, const char* key, double fallback) {
-  const auto found = j.find(key);
-  return found != j.end() && found->is_number() ? found->get<double>() : fallback;
-}
-
-template <typename T>
-std::optional<T> optional_from(const Json& j, const char* key) {
-  const auto found = j.find(key);
-  if (found == j.end() || found->is_null()) return std::nullopt;
-  return found->get<T>();
-}
-
 TimerKind timer_from(const std::string& text) {
   for (TimerKind kind : {TimerKind::cuda_event, TimerKind::host_wall, TimerKind::cpu, TimerKind::simulated}) {
     if (text == to_string(kind)) return kind;
