@@ -64,16 +64,7 @@ std::string frontier_text(const ParetoGroup& group) {
 // How many benchmarks, failures and flags; regressions when comparing; the Pareto frontiers.
 void write_summary(Page& page, const ReportModel& model) {
   const RunReport& last = model.runs.back();
-  std::size_t measured = 0, skipped = 0, failed = 0, flagged = 0;
-  for (const auto& row : last.benchmarks) {
-    if (row.skipped) {
-      ++skipped;
-      continue;
-    }
-    ++measured;
-    if (row.accuracy_passed && !*row.accuracy_passed) ++failed;
-    if (!row.flags.empty()) ++flagged;
-  }
+  const auto [measured, skipped, failed, flagged] = count_rows(last);
   const std::string of_run = model.runs.size() > 1 ? " (run " + last.label + ")" : "";
   page << "<section id=\"summary\">\n<div class=\"gbx-cards\">";
   const auto not_run = not_run_reasons(last);

@@ -130,16 +130,7 @@ void write_results(std::ostream& out, const ReportModel& model) {
 // Counts first, as the HTML report's cards: benchmarks, not run, failures, regressions, frontiers.
 void write_summary(std::ostream& out, const ReportModel& model) {
   const RunReport& last = model.runs.back();
-  std::size_t measured = 0, skipped = 0, failed = 0, flagged = 0;
-  for (const auto& row : last.benchmarks) {
-    if (row.skipped) {
-      ++skipped;
-      continue;
-    }
-    ++measured;
-    if (row.accuracy_passed && !*row.accuracy_passed) ++failed;
-    if (!row.flags.empty()) ++flagged;
-  }
+  const auto [measured, skipped, failed, flagged] = count_rows(last);
   out << "## Summary\n\n";
   for (const auto& run : model.runs) {
     out << "- Run " << text(run.label) << ": " << code(run.path) << ", "

@@ -303,6 +303,20 @@ std::vector<std::string> flags_present(const std::vector<RunReport>& runs) {
   return flags;
 }
 
+RowCounts count_rows(const RunReport& run) {
+  RowCounts counts;
+  for (const auto& row : run.benchmarks) {
+    if (row.skipped) {
+      ++counts.skipped;
+      continue;
+    }
+    ++counts.measured;
+    if (row.accuracy_passed && !*row.accuracy_passed) ++counts.failed;
+    if (!row.flags.empty()) ++counts.flagged;
+  }
+  return counts;
+}
+
 std::string run_commit(const RunReport& run) {
   for (const auto& [key, value] : run.environment) {
     if (key == "commit") return value.substr(0, value.find(' '));

@@ -131,6 +131,15 @@ std::vector<NotRunReason> not_run_reasons(const RunReport& run);
 // The flags that the runs' measured rows carry, each once, in the order first met.
 std::vector<std::string> flags_present(const std::vector<RunReport>& runs);
 
+// A run's summary counts, as both reports' summaries give them.
+struct RowCounts {
+  std::size_t measured = 0;
+  std::size_t skipped = 0;  // skipped entries of records from before gbx.not_run
+  std::size_t failed = 0;   // failed their accuracy check
+  std::size_t flagged = 0;
+};
+RowCounts count_rows(const RunReport& run);
+
 // The commit a run was built from: the first word of its "commit" fact ("abc123def456 on main"), or "".
 std::string run_commit(const RunReport& run);
 
