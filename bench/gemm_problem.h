@@ -7,10 +7,10 @@
 #include <string>
 #include <vector>
 
-#include "extensions/accuracy.h"
+#include "model/accuracy.h"
 #include "extensions/fixture.h"
 #include "extensions/reference_cache.h"
-#include "extensions/span.h"
+#include "model/span.h"
 #include "kernels/gemm.h"
 
 namespace gbx::bench {

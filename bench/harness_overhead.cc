@@ -8,7 +8,7 @@
 #include <vector>
 
 #include "extensions/fixture.h"
-#include "extensions/protocol.h"
+#include "model/protocol.h"
 #include "kernels/reduce.h"
 #include "reporters/gbx_reporter.h"
 #include "reporters/run_error.h"

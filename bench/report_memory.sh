@@ -14,10 +14,10 @@ for seed in $(seq 1 "$runs"); do
   "$build/tests/report/report_scale_record" "$benchmarks" "$samples" "$dir/run$seed.json" "$seed"
   records+=("$dir/run$seed.json")
 done
-assets=${GBX_REPORT_ASSETS:-$(cd "$(dirname "$0")/.." && pwd)/tools/report/node_modules}
+assets=${GBX_REPORT_ASSETS:-$(cd "$(dirname "$0")/.." && pwd)/report/node_modules}
 printf '%-5s %12s %12s %7s %12s\n' runs record_MB peak_RSS_MB ratio html_MB
 for n in $(seq 1 "$runs"); do
-  /usr/bin/time -v "$build/tools/gbx" report "${records[@]:0:n}" -o "$dir/report.html" --assets "$assets" \
+  /usr/bin/time -v "$build/cli/gbx" report "${records[@]:0:n}" -o "$dir/report.html" --assets "$assets" \
     >"$dir/out" 2>"$dir/time" || { cat "$dir/out" "$dir/time"; exit 1; }
   peak_kb=$(sed -n 's/^[[:space:]]*Maximum resident set size (kbytes): //p' "$dir/time")
   record_bytes=$(cat "${records[@]:0:n}" | wc -c)

@@ -1,4 +1,5 @@
-# Build facts for environment/environment.cc. Two generated headers under
+# Build facts for environment/versions.cc and cli/version_command.cc, through the interface target
+# gbx_build_info (its include directory, and the git step before anything that uses it). Two generated headers under
 # ${GBX_BUILD_INFO_DIR}/environment/:
 #   build_info.h  configure time: compiler, flags, build type, CMake, CUDA, Google Benchmark, Boost;
 #   git_info.h    every build, by this same file run in script mode (-P), rewritten only when git's
@@ -83,7 +84,7 @@ if(CMAKE_SCRIPT_MODE_FILE)
   return()
 endif()
 
-set(GBX_BUILD_INFO_DIR "${CMAKE_CURRENT_BINARY_DIR}/gbx_generated")
+set(GBX_BUILD_INFO_DIR "${PROJECT_BINARY_DIR}/generated")
 string(TOUPPER "${CMAKE_BUILD_TYPE}" _gbx_build_type_upper)
 string(STRIP "${CMAKE_CXX_FLAGS} ${CMAKE_CXX_FLAGS_${_gbx_build_type_upper}}" _gbx_flags)
 gbx_c_string(GBX_BI_CXX_FLAGS "${_gbx_flags}")
@@ -106,3 +107,7 @@ add_custom_target(gbx_git_info
   BYPRODUCTS "${GBX_BUILD_INFO_DIR}/environment/git_info.h"
   COMMENT "gbx: git commit, branch and dirty flag"
   VERBATIM)
+
+add_library(gbx_build_info INTERFACE)
+target_include_directories(gbx_build_info INTERFACE $<BUILD_INTERFACE:${GBX_BUILD_INFO_DIR}>)
+add_dependencies(gbx_build_info gbx_git_info)

@@ -7,8 +7,13 @@ include(CMakePackageConfigHelpers)
 set(GBX_INSTALL_CMAKEDIR "${CMAKE_INSTALL_LIBDIR}/cmake/gbx" CACHE STRING
     "Where gbxConfig.cmake is installed, relative to the prefix")
 # The kernel families are gbx's own benchmarks, not an interface: gbx_kernels is not installed.
-set(gbx_exported_targets gbx_stats gbx_record gbx_extensions gbx_environment gbx_reporters gbx_record_writer
-    gbx_processes gbx_main)
+# Nor are the report and the command-line tool's library: the tool itself is installed.
+set(gbx_exported_targets)
+foreach(layer IN LISTS GBX_LAYERS)
+  if(NOT layer MATCHES "^(kernels|report|cli)$")
+    list(APPEND gbx_exported_targets gbx_${layer})
+  endif()
+endforeach()
 
 install(TARGETS ${gbx_exported_targets}
   EXPORT gbxTargets
@@ -23,11 +28,11 @@ foreach(header IN LISTS GBX_PUBLIC_HEADERS)
 endforeach()
 
 # The gbx tool, and the two files of the report's charting libraries (with their licences) where the
-# installed tool looks for them: <bindir>/../share/gbx/report/node_modules (tools/report_command.cc).
+# installed tool looks for them: <bindir>/../share/gbx/report/node_modules (cli/report_command.cc).
 install(TARGETS gbx RUNTIME DESTINATION ${CMAKE_INSTALL_BINDIR})
-set(gbx_report_node_modules ${PROJECT_SOURCE_DIR}/tools/report/node_modules)
+set(gbx_report_node_modules ${PROJECT_SOURCE_DIR}/report/node_modules)
 if(NOT EXISTS ${gbx_report_node_modules}/vega/build/vega.min.js)
-  message(STATUS "gbx: ${gbx_report_node_modules} has no Vega (npm ci --prefix tools/report): an install "
+  message(STATUS "gbx: ${gbx_report_node_modules} has no Vega (npm ci --prefix report): an install "
                  "made now lacks the HTML report's charting libraries")
 endif()
 foreach(library IN ITEMS vega vega-lite)
@@ -52,7 +57,7 @@ endif()
 # target in the exported link interfaces must be found again by the consumer. benchmark,
 # nlohmann_json and CUDA are found in gbxConfig.cmake.in itself; the others are collected here, so
 # that a dependency added to one of the libraries reaches the config without anyone remembering to.
-# Header-only private dependencies stay out with $<BUILD_INTERFACE:...> (see extensions/CMakeLists.txt).
+# Header-only private dependencies stay out with $<BUILD_INTERFACE:...> (Boost in stats/CMakeLists.txt).
 set(gbx_namespaces)
 set(gbx_openssl_components)
 foreach(target IN LISTS gbx_exported_targets)

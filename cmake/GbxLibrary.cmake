@@ -5,6 +5,8 @@ function(gbx_library name)
   add_library(gbx_${name} STATIC ${ARGN})
   add_library(gbx::${name} ALIAS gbx_${name})
   set_target_properties(gbx_${name} PROPERTIES EXPORT_NAME ${name} POSITION_INDEPENDENT_CODE ON)
+  # Consumers compile gbx's headers as C++17 too, installed or not.
+  target_compile_features(gbx_${name} PUBLIC cxx_std_17)
   target_include_directories(gbx_${name} PUBLIC
     $<BUILD_INTERFACE:${PROJECT_SOURCE_DIR}>
     $<BUILD_INTERFACE:${PROJECT_SOURCE_DIR}/include>

@@ -1,18 +1,19 @@
 # The public headers: <gbx/gbx.h> and what it includes. `cmake --install` installs these and no
 # others, and with the tests on, the build compiles each one alone (gbx_public_header_check).
 set(GBX_PUBLIC_HEADERS
-  extensions/accuracy.h
   extensions/fixture.h
-  extensions/load/load_plan.h
-  extensions/load/load_result.h
   extensions/measurement.h
-  extensions/observations.h
-  extensions/protocol.h
   extensions/reference_cache.h
-  extensions/run_record.h
-  extensions/span.h
   extensions/timer.h
   extensions/warmup.h
+  model/accuracy.h
+  model/load_plan.h
+  model/load_result.h
+  model/measurement.h
+  model/observations.h
+  model/protocol.h
+  model/run_record.h
+  model/span.h
   stats/estimates.h)
 if(GBX_HAVE_CUDA)
   list(APPEND GBX_PUBLIC_HEADERS extensions/cuda_check.h extensions/cuda_fixture.h extensions/device_array.h)

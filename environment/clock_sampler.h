@@ -10,7 +10,7 @@
 #include <thread>
 #include <vector>
 
-#include "extensions/observations.h"
+#include "model/observations.h"
 
 namespace gbx {
 

@@ -19,15 +19,6 @@ std::string level_name(int level) { return "L" + std::to_string(level); }
 
 }  // namespace
 
-const BandwidthRoof* roof_for(const Peak& peak, std::optional<double> working_set_bytes) {
-  if (peak.roofs.empty()) return nullptr;
-  if (working_set_bytes && *working_set_bytes > 0.0) {
-    for (const auto& roof : peak.roofs) {
-      if (roof.capacity_bytes && *working_set_bytes <= static_cast<double>(*roof.capacity_bytes)) return &roof;
-    }
-  }
-  return &peak.roofs.back();
-}
 
 Peak cpu_peak_from_facts(const CpuFacts& facts, const Peak& calibrated) {
   Peak peak;

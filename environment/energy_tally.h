@@ -5,7 +5,7 @@
 #include <string>
 #include <vector>
 
-#include "extensions/observations.h"
+#include "model/observations.h"
 
 namespace gbx {
 

@@ -317,38 +317,5 @@ Peak gpu_peak() {
   return peak;
 }
 
-nlohmann::json peak_json(const Peak& peak) {
-  nlohmann::json j;
-  j["bytes_per_second"] = peak.bytes_per_second ? nlohmann::json(*peak.bytes_per_second) : nlohmann::json();
-  j["flops_per_second"] = peak.flops_per_second;
-  if (!peak.clocks.empty()) {
-    nlohmann::json clocks = nlohmann::json::object();
-    for (const auto& [precision, clock] : peak.clocks) {
-      clocks[precision] = {{"hz", clock.hz}, {"source", clock.source}, {"kind", clock.kind}};
-    }
-    j["clocks"] = clocks;
-  }
-  if (!peak.flops_basis.empty()) j["flops_basis"] = peak.flops_basis;
-  if (!peak.roofs.empty()) {
-    nlohmann::json roofs = nlohmann::json::array();
-    for (const auto& roof : peak.roofs) {
-      roofs.push_back({{"level", roof.level},
-                       {"capacity_bytes", roof.capacity_bytes ? nlohmann::json(*roof.capacity_bytes) : nullptr},
-                       {"bytes_per_second", roof.bytes_per_second},
-                       {"source", roof.source},
-                       {"calibrated", roof.calibrated}});
-    }
-    j["roofs"] = roofs;
-  }
-  if (!peak.calibrated_flops_per_second.empty() || peak.calibrated_bytes_per_second) {
-    const auto& bytes = peak.calibrated_bytes_per_second;
-    j["calibrated"] = {{"flops_per_second", peak.calibrated_flops_per_second},
-                       {"bytes_per_second", bytes ? nlohmann::json(*bytes) : nlohmann::json()}};
-  }
-  if (!peak.facts.is_null()) j["facts"] = peak.facts;
-  j["method"] = peak.method;
-  if (!peak.unavailable.empty()) j["unavailable"] = peak.unavailable;
-  return j;
-}
 
 }  // namespace gbx

@@ -7,11 +7,11 @@
 
 #include "extensions/cpu_cache_flush.h"
 #include "extensions/cpu_timer.h"
-#include "extensions/interrupt.h"
+#include "model/interrupt.h"
 #include "extensions/load/fixture_load.h"
 #include "extensions/observer.h"
-#include "extensions/protocol.h"
-#include "extensions/sample_channel.h"
+#include "model/protocol.h"
+#include "model/sample_channel.h"
 #include "stats/statistics.h"
 
 namespace gbx {

@@ -14,11 +14,11 @@
 #include <utility>
 #include <vector>
 
-#include "extensions/accuracy.h"
-#include "extensions/load/load_plan.h"
+#include "model/accuracy.h"
+#include "model/load_plan.h"
 #include "extensions/measurement.h"
-#include "extensions/run_record.h"
-#include "extensions/span.h"
+#include "model/run_record.h"
+#include "model/span.h"
 #include "extensions/timer.h"
 
 namespace gbx {

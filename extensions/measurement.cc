@@ -1,6 +1,6 @@
 #include "extensions/measurement.h"
 
-#include "extensions/interrupt.h"
+#include "model/interrupt.h"
 #include "stats/statistics.h"
 
 #include <algorithm>

@@ -5,9 +5,10 @@
 #include <optional>
 #include <vector>
 
-#include "extensions/protocol.h"
 #include "extensions/timer.h"
 #include "extensions/warmup.h"
+#include "model/measurement.h"
+#include "model/protocol.h"
 
 namespace gbx {
 
@@ -27,25 +28,6 @@ struct MeasurementHooks {
   std::function<void(std::int64_t runs)> sample_finished;
   // The device's SM clock in MHz now, for auto warm-up's steady-state test; empty or absent: none.
   std::function<std::optional<double>()> sm_clock_mhz;
-};
-
-// The raw observations of one measurement: one repetition of one benchmark.
-struct Measurement {
-  std::vector<double> samples;  // seconds per run, in the order taken
-  std::int64_t batch = 1;       // runs per sample
-  std::int64_t warmup_runs = 0;
-  WarmupOutcome warmup;               // how warm-up ended (fixed count, or auto until steady)
-  std::int64_t calibration_runs = 0;  // runs timed only to choose the batch, then discarded
-  std::int64_t flushes = 0;
-  double timer_resolution_seconds = 0.0;
-  TimerKind timer = TimerKind::cpu;
-  CacheMode cache = CacheMode::hot;
-  double wall_seconds = 0.0;          // the whole measurement, warm-up included
-  double cpu_seconds_per_run = 0.0;   // process CPU time while sampling (flushes excluded), per run
-  bool time_bound_reached = false;    // --gbx_max_time stopped sampling
-  bool sample_bound_reached = false;  // --gbx_max_samples stopped sampling before `enough` agreed
-  bool enough_reached = false;        // `enough` said so: the stopping rule's target was met
-  bool below_resolution = false;      // cold samples (never batched) shorter than the batch target
 };
 
 // The number of runs per sample so that a sample lasts batch_resolution_factor resolutions.

@@ -6,7 +6,7 @@
 #include <optional>
 #include <string>
 
-#include "extensions/observations.h"
+#include "model/observations.h"
 
 namespace gbx {
 

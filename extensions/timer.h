@@ -1,12 +1,8 @@
 #pragma once
 
+#include "model/measurement.h"
+
 namespace gbx {
-
-// Which clock produced a sample; recorded with every measurement.
-// simulated: the tests' timer (tests/support/simulated_timer.h), named in the records they write.
-enum class TimerKind { cuda_event, host_wall, cpu, simulated };
-
-const char* to_string(TimerKind kind);
 
 // Brackets one timed region at a time. A sample is start(), the runs, stop(), elapsed_seconds().
 class Timer {

@@ -3,7 +3,7 @@
 #include <algorithm>
 #include <cmath>
 
-#include "extensions/interrupt.h"
+#include "model/interrupt.h"
 #include "extensions/measurement.h"
 #include "stats/statistics.h"
 

@@ -6,24 +6,13 @@
 #include <string>
 #include <vector>
 
+#include "model/measurement.h"
+
 namespace gbx {
 
 class Timer;
 struct MeasurementHooks;
 struct Protocol;
-
-// How warm-up ended. Fixed: the protocol's count. Auto (--gbx_warmup=auto): timed warm-up samples
-// until the recent ones show no change point and, on a GPU, the SM clock holds still; bounded, since
-// a steady state need not come at all (Barrett et al., "Virtual Machine Warmup Blows Hot and Cold",
-// OOPSLA 2017, found it missing in many process executions).
-struct WarmupOutcome {
-  std::string mode = "fixed";     // "fixed" or "auto"
-  std::int64_t runs = 0;          // runs of the kernel, every batch's runs counted
-  std::int64_t samples = 0;       // timed warm-up samples (auto only)
-  std::string stopped = "count";  // "count" (fixed), "steady_state", "max_samples" or "max_time"
-  bool steady = true;             // false: a bound stopped auto warm-up first (flag no_steady_state)
-  std::int64_t max_samples = 0;   // the bound (auto only)
-};
 
 // The settings of the steady-state test.
 struct SteadyStateRule {

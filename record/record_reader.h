@@ -34,7 +34,7 @@ struct LoadedBenchmark {
   // One sample's tick: measurement.timer_resolution_seconds / measurement.batch, the largest over the
   // repetitions; 0 when unknown (plain Google Benchmark JSON).
   double resolution_seconds = 0.0;
-  // What the Pareto analysis reads (reporters/pareto.h). problem is empty for plain Google Benchmark JSON.
+  // What the Pareto analysis reads (analysis/pareto.h). problem is empty for plain Google Benchmark JSON.
   bool has_problem = false;  // gbx.problem is present, and no repetition says gbx.skipped
   // Over the repetitions: the worst accuracy error and memory peak, absent when one lacks it.
   std::optional<double> error;                // gbx.accuracy.rel_l2_error

@@ -1,6 +1,6 @@
 #include "reporters/console_table.h"
-#include "reporters/escape.h"
-#include "reporters/flag_legend.h"
+#include "text/escape.h"
+#include "text/flag_legend.h"
 #include "reporters/run_error.h"
 
 #include <algorithm>

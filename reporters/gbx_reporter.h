@@ -12,9 +12,9 @@
 #include <string>
 #include <vector>
 
-#include "extensions/sample_channel.h"
+#include "model/sample_channel.h"
 #include "reporters/console_table.h"
-#include "reporters/run_analysis.h"
+#include "analysis/run_analysis.h"
 
 namespace gbx {
 

@@ -6,7 +6,7 @@
 #include <cstdlib>
 #include <map>
 
-#include "extensions/protocol.h"
+#include "model/protocol.h"
 
 namespace gbx {
 

@@ -5,7 +5,7 @@
 #include <optional>
 #include <vector>
 
-#include "extensions/sample_channel.h"
+#include "model/sample_channel.h"
 
 namespace gbx {
 

@@ -51,13 +51,13 @@ gbx_apt_install() {
 }
 
 # The npm packages gbx report inlines (Vega, Vega-Lite) and the browser test drives (playwright-core),
-# pinned by tools/report/package-lock.json. npm writes node_modules/.package-lock.json last, so an
+# pinned by report/package-lock.json. npm writes node_modules/.package-lock.json last, so an
 # install that is missing, interrupted or older than the lock is redone; a current one is left alone.
 gbx_install_report_assets() {
   if ! command -v node >/dev/null || ! command -v npm >/dev/null; then
     gbx_apt_install nodejs npm
   fi
-  local dir=$GBX_ROOT/tools/report
+  local dir=$GBX_ROOT/report
   local stamp=$dir/node_modules/.package-lock.json
   if [[ -f $stamp && ! $dir/package-lock.json -nt $stamp ]]; then
     return 0

@@ -6,9 +6,9 @@
 #include <limits>
 #include <string>
 
-#include "extensions/accuracy.h"
+#include "model/accuracy.h"
 #include "extensions/fixture.h"
-#include "extensions/protocol.h"
+#include "model/protocol.h"
 #include "tests/support/benchmark_run.h"
 
 namespace {

@@ -12,8 +12,8 @@
 #include <vector>
 
 #include "extensions/fixture.h"
-#include "extensions/interrupt.h"
-#include "extensions/protocol.h"
+#include "model/interrupt.h"
+#include "model/protocol.h"
 #include "stats/statistics.h"
 #include "tests/support/benchmark_run.h"
 #include "tests/support/simulated_fixture.h"

@@ -1,4 +1,4 @@
-#include "reporters/format.h"
+#include "text/format.h"
 
 #include <gtest/gtest.h>
 

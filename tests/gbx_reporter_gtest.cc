@@ -9,7 +9,7 @@
 #include <string>
 #include <vector>
 
-#include "extensions/sample_channel.h"
+#include "model/sample_channel.h"
 #include "reporters/gbx_reporter.h"
 #include "tests/support/reporter_run.h"
 

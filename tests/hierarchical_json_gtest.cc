@@ -1,11 +1,11 @@
-// The record's gbx.stats.hierarchical object (reporters/run_analysis.h): its keys, and null for what
+// The record's gbx.stats.hierarchical object (analysis/run_analysis.h): its keys, and null for what
 // one process cannot know.
 #include <gtest/gtest.h>
 
 #include <optional>
 #include <vector>
 
-#include "reporters/run_analysis.h"
+#include "analysis/run_analysis.h"
 
 namespace {
 

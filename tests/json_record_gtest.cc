@@ -19,7 +19,7 @@
 #include <nlohmann/json.hpp>
 
 #include "record/atomic_file.h"
-#include "record/json_record.h"
+#include "writer/json_record.h"
 #include "tests/support/regex.h"
 
 namespace {

@@ -10,7 +10,7 @@
 #include <string>
 #include <vector>
 
-#include "extensions/interrupt.h"
+#include "model/interrupt.h"
 #include "extensions/measurement.h"
 #include "tests/support/forwarding_timer.h"
 #include "tests/support/simulated_timer.h"

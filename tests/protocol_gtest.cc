@@ -6,7 +6,7 @@
 #include <string>
 #include <vector>
 
-#include "extensions/protocol.h"
+#include "model/protocol.h"
 
 namespace {
 

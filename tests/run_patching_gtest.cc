@@ -12,7 +12,7 @@
 #include <utility>
 #include <vector>
 
-#include "extensions/sample_channel.h"
+#include "model/sample_channel.h"
 #include "reporters/run_patching.h"
 #include "tests/support/reporter_run.h"
 

@@ -16,8 +16,8 @@
 
 #include "extensions/cpu_timer.h"
 #include "extensions/fixture.h"
-#include "extensions/protocol.h"
-#include "extensions/sample_channel.h"
+#include "model/protocol.h"
+#include "model/sample_channel.h"
 #include "tests/support/benchmark_run.h"
 #include "tests/support/simulated_fixture.h"
 #include "tests/support/simulated_timer.h"

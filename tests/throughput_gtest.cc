@@ -2,7 +2,7 @@
 #include <gtest/gtest.h>
 
 #include "environment/peaks.h"
-#include "reporters/throughput.h"
+#include "analysis/throughput.h"
 
 namespace {
 

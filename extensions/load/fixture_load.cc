@@ -6,7 +6,7 @@
 #include <string>
 
 #include "extensions/fixture.h"
-#include "extensions/interrupt.h"
+#include "model/interrupt.h"
 #include "extensions/load/thread_pool.h"
 
 namespace gbx {

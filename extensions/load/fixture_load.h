@@ -6,7 +6,7 @@
 #include <optional>
 #include <vector>
 
-#include "extensions/load/load_result.h"
+#include "model/load_result.h"
 
 namespace gbx {
 

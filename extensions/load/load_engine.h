@@ -6,8 +6,8 @@
 #include <optional>
 #include <vector>
 
-#include "extensions/load/load_plan.h"
-#include "extensions/load/load_result.h"
+#include "model/load_plan.h"
+#include "model/load_result.h"
 
 namespace gbx {
 

@@ -71,12 +71,12 @@ function measuredNames(recordPath) {
 
 function loadPlaywright() {
   const here = path.dirname(fileURLToPath(import.meta.url));
-  const manifest = path.join(here, '..', '..', 'tools', 'report', 'package.json');
+  const manifest = path.join(here, '..', '..', 'report', 'package.json');
   try {
     return createRequire(manifest)('playwright-core');
   } catch (error) {
     console.error(`check_report: cannot load playwright-core next to ${manifest}: run ` +
-                  `npm ci --prefix tools/report (${error.message})`);
+                  `npm ci --prefix report (${error.message})`);
     process.exit(2);
   }
 }

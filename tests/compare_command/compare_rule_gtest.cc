@@ -10,7 +10,7 @@
 
 #include "record/record_reader.h"
 #include "tests/support/sealed_record_file.h"
-#include "tools/compare_command.h"
+#include "cli/compare_command.h"
 
 namespace {
 

@@ -5,7 +5,7 @@
 #include <string>
 
 #include "tests/support/sealed_record_file.h"
-#include "tools/compare_command.h"
+#include "cli/compare_command.h"
 
 namespace {
 

@@ -7,7 +7,7 @@
 
 #include "environment/cpu_facts.h"
 #include "environment/peaks.h"
-#include "reporters/throughput.h"
+#include "analysis/throughput.h"
 #include "tests/support/fake_tree.h"
 
 namespace gbx {

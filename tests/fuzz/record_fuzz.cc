@@ -19,11 +19,11 @@
 #include "record/json_parse.h"
 #include "record/record_reader.h"
 #include "record/record_schema.h"
-#include "reporters/pareto.h"
-#include "tools/compare_command.h"
-#include "tools/html_report.h"
-#include "tools/markdown_report.h"
-#include "tools/report_model.h"
+#include "analysis/pareto.h"
+#include "cli/compare_command.h"
+#include "report/html_report.h"
+#include "report/markdown_report.h"
+#include "report/report_model.h"
 
 namespace {
 

@@ -9,10 +9,10 @@
 
 #include "tests/support/complete_record.h"
 #include "tests/support/sealed_record_file.h"
-#include "tools/compare_command.h"
-#include "tools/pareto_command.h"
-#include "tools/report_command.h"
-#include "tools/verify_command.h"
+#include "cli/compare_command.h"
+#include "cli/pareto_command.h"
+#include "cli/report_command.h"
+#include "cli/verify_command.h"
 
 namespace {
 

@@ -11,12 +11,12 @@
 
 #include "record/checksum.h"
 #include "record/json_parse.h"
-#include "tools/compare_command.h"
-#include "tools/html_report.h"
-#include "tools/markdown_report.h"
-#include "tools/pareto_command.h"
-#include "tools/report_command.h"
-#include "tools/report_model.h"
+#include "cli/compare_command.h"
+#include "report/html_report.h"
+#include "report/markdown_report.h"
+#include "cli/pareto_command.h"
+#include "cli/report_command.h"
+#include "report/report_model.h"
 
 namespace {
 

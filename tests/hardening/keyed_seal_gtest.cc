@@ -11,7 +11,7 @@
 #include "record/checksum.h"
 #include "record/record_schema.h"
 #include "tests/support/complete_record.h"
-#include "tools/verify_command.h"
+#include "cli/verify_command.h"
 
 namespace {
 

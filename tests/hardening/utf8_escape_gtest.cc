@@ -1,10 +1,10 @@
-// Invalid UTF-8 in a record (record/utf8.h) and escaping by kind of output (reporters/escape.h).
+// Invalid UTF-8 in a record (record/utf8.h) and escaping by kind of output (text/escape.h).
 #include <gtest/gtest.h>
 
 #include <string>
 
 #include "record/utf8.h"
-#include "reporters/escape.h"
+#include "text/escape.h"
 
 namespace {
 

@@ -1,13 +1,13 @@
-// The load charts and knee summary (tools/load_chart.h) on records whose sweeps ran on a simulated
+// The load charts and knee summary (report/load_chart.h) on records whose sweeps ran on a simulated
 // clock, so that every value is known: deterministic service, constant arrivals.
 #include <string>
 
 #include <gtest/gtest.h>
 
 #include "extensions/load/load_engine.h"
-#include "record/load_json.h"
+#include "writer/load_json.h"
 #include "tests/load/simulated_pool.h"
-#include "tools/load_chart.h"
+#include "report/load_chart.h"
 
 namespace gbx {
 namespace {

@@ -1,11 +1,11 @@
-// Throughput at the latency bound as a Pareto objective (reporters/pareto.h, docs/pareto.md).
+// Throughput at the latency bound as a Pareto objective (analysis/pareto.h, docs/pareto.md).
 #include <algorithm>
 #include <string>
 #include <vector>
 
 #include <gtest/gtest.h>
 
-#include "reporters/pareto.h"
+#include "analysis/pareto.h"
 
 namespace gbx {
 namespace {

@@ -1,8 +1,8 @@
-// The load flags and how they combine with a registration's plan (extensions/load/load_plan.h).
+// The load flags and how they combine with a registration's plan (model/load_plan.h).
 #include <gtest/gtest.h>
 
-#include "extensions/load/load_plan.h"
-#include "extensions/protocol.h"
+#include "model/load_plan.h"
+#include "model/protocol.h"
 
 namespace gbx {
 namespace {

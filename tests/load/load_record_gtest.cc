@@ -1,14 +1,14 @@
-// gbx.load in the record (record/load_json.h): valid against the schema's load definition, and
+// gbx.load in the record (writer/load_json.h): valid against the schema's load definition, and
 // read back unchanged (the path of a --gbx_processes child's sweep to its parent).
 #include <algorithm>
 
 #include <gtest/gtest.h>
 
 #include "extensions/load/load_engine.h"
-#include "record/json_record.h"
-#include "record/load_json.h"
+#include "writer/json_record.h"
+#include "writer/load_json.h"
 #include "record/record_schema.h"
-#include "reporters/run_analysis.h"
+#include "analysis/run_analysis.h"
 #include "tests/load/simulated_pool.h"
 
 namespace gbx {

@@ -8,7 +8,7 @@
 #include <string>
 #include <vector>
 
-#include "reporters/pareto.h"
+#include "analysis/pareto.h"
 #include "stats/bootstrap.h"
 
 namespace gbx {

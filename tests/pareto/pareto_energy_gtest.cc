@@ -6,7 +6,7 @@
 #include <string>
 #include <vector>
 
-#include "reporters/pareto.h"
+#include "analysis/pareto.h"
 
 namespace gbx {
 namespace {

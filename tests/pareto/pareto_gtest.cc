@@ -8,7 +8,7 @@
 #include <string>
 #include <vector>
 
-#include "reporters/pareto.h"
+#include "analysis/pareto.h"
 #include "tests/support/complete_record.h"
 
 namespace gbx {

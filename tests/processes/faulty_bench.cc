@@ -7,7 +7,7 @@
 #include <thread>
 
 #include "extensions/fixture.h"
-#include "extensions/interrupt.h"
+#include "model/interrupt.h"
 
 namespace {
 

@@ -7,11 +7,12 @@
 #include <numeric>
 #include <sstream>
 
-#include "record/process_merge.h"
-#include "record/run_record_wire.h"
-#include "reporters/process_child.h"
-#include "reporters/process_progress.h"
-#include "reporters/process_runner.h"
+#include "writer/process_merge.h"
+#include "writer/run_record_wire.h"
+#include "runner/process_child.h"
+#include "processes/process_progress.h"
+#include "processes/process_runner.h"
+#include "processes/shard.h"
 
 namespace gbx {
 namespace {

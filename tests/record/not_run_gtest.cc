@@ -9,8 +9,8 @@
 #include <vector>
 
 #include "extensions/cuda_unavailable.h"
-#include "extensions/protocol.h"
-#include "record/json_record.h"
+#include "model/protocol.h"
+#include "writer/json_record.h"
 #include "reporters/console_table.h"
 #include "reporters/gbx_reporter.h"
 #include "tests/support/reporter_run.h"

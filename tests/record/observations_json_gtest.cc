@@ -1,7 +1,7 @@
 // Energy and clocks survive the trip from a child process, and several processes' merge into one.
 #include <gtest/gtest.h>
 
-#include "record/observations_json.h"
+#include "writer/observations_json.h"
 
 namespace gbx {
 namespace {

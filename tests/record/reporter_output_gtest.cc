@@ -6,9 +6,9 @@
 #include <string>
 #include <vector>
 
-#include "record/json_record.h"
+#include "writer/json_record.h"
 #include "reporters/console_table.h"
-#include "reporters/run_analysis.h"
+#include "analysis/run_analysis.h"
 #include "tests/support/regex.h"
 #include "tests/support/reporter_run.h"
 

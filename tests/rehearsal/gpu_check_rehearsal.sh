@@ -55,7 +55,7 @@ deps_bytes=$(du -sb "$root/.deps" | cut -f1)
 # not what the device gets either.
 # A kept copy (GBX_REHEARSAL_DIR) is emptied first but for its build folder: no stale file may stay.
 find "$tree" -mindepth 1 -maxdepth 1 ! -name build-gpu -exec rm -rf {} +
-(cd "$root" && git ls-files -z -co --exclude-standard | grep -zv '^tools/report/node_modules$' |
+(cd "$root" && git ls-files -z -co --exclude-standard | grep -zv '^report/node_modules$' |
   tar --null --ignore-failed-read -T - -cf -) | tar -xf - -C "$tree"
 rm -rf "$tree/.deps" && cp -a "$root/.deps" "$tree/.deps"
 

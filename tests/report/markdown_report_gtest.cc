@@ -7,8 +7,8 @@
 
 #include "tests/report/records.h"
 #include "tests/support/regex.h"
-#include "tools/markdown_report.h"
-#include "tools/report_model.h"
+#include "report/markdown_report.h"
+#include "report/report_model.h"
 
 namespace {
 
@@ -239,7 +239,7 @@ TEST(MarkdownReport, TheFlagsShownAreExplainedBelowTheTable) {
   const int legend = line_of(md, R"(\*\*Flags:\*\*)");
   EXPECT_GT(legend, line_of(md, row_pattern("f/a"))) << md;
   EXPECT_LT(legend, line_of(md, "## Environment and protocol")) << md;
-  // In flag_meanings() order, each with its meaning from reporters/flag_legend.cc.
+  // In flag_meanings() order, each with its meaning from text/flag_legend.cc.
   EXPECT_EQ(line_of(md, "- `slow_start`: the first samples were slower than the rest: .*"), legend + 2) << md;
   EXPECT_EQ(line_of(md, "- `drift`: the second half of the samples .*"), legend + 3) << md;
   EXPECT_EQ(count_lines(md, "- `outliers`: .*"), 0) << "only the flags present";

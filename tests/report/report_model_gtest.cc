@@ -7,7 +7,7 @@
 
 #include "record/record_reader.h"
 #include "tests/report/records.h"
-#include "tools/report_model.h"
+#include "report/report_model.h"
 
 namespace {
 

@@ -73,7 +73,7 @@ for n in 1 2 3; do
     '^File `.*` \| created 20[0-9]{2}-[0-9]{2}-[0-9]{2}T[0-9:]{8}Z \| checksum: intact$'
   expect_output "the protocol" "$md" '^\*\*Protocol:\*\* warm-up runs 10; samples 10 to 20;'
   for name in "${names[@]}"; do
-    # The Markdown cell escapes '_' (reporters/escape.h): manual_time reads manual\_time.
+    # The Markdown cell escapes '_' (text/escape.h): manual_time reads manual\_time.
     cell=${name//_/\\\\_}
     expect_count "$name: one table row per run with its median and interval" "$md" "$n" \
       "^\| ${cell//|/\\|} \| [0-9.]+ [mun]?s \| \[[0-9.]+ [mun]?s, [0-9.]+ [mun]?s\] \| [0-9.]+% \|"
@@ -216,7 +216,7 @@ bad nan.json "non-finite"
 # Missing assets: exit 2, naming where it looked and how to install them; nothing written.
 expect_exit 2 "missing assets" "$gbx" report --assets "$dir/nowhere" -o "$dir/none.html" "$good"
 expect_output "the missing-assets message names where it looked" "$dir/err" "$(literal "$dir/nowhere")"
-expect_output "the missing-assets message says how to install them" "$dir/err" 'npm ci --prefix tools/report'
+expect_output "the missing-assets message says how to install them" "$dir/err" 'npm ci --prefix report'
 [[ ! -e "$dir/none.html" ]] || fail "a report was written without assets"
 expect_exit 2 "a wrong GBX_REPORT_ASSETS" env GBX_REPORT_ASSETS="$dir/nowhere" "$gbx" report -o "$dir/none.html" "$good"
 expect_output "a wrong GBX_REPORT_ASSETS" "$dir/err" 'GBX_REPORT_ASSETS'

@@ -1,4 +1,4 @@
-// Which shard a process is, and which benchmarks each shard runs (reporters/shard.h).
+// Which shard a process is, and which benchmarks each shard runs (processes/shard.h).
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -7,8 +7,8 @@
 #include <string>
 #include <vector>
 
-#include "extensions/protocol.h"
-#include "reporters/shard.h"
+#include "model/protocol.h"
+#include "processes/shard.h"
 #include "tests/support/regex.h"
 
 namespace {

@@ -9,8 +9,8 @@
 
 #include <nlohmann/json.hpp>
 
-#include "extensions/run_record.h"
-#include "record/json_record.h"
+#include "model/run_record.h"
+#include "writer/json_record.h"
 #include "reporters/gbx_reporter.h"
 
 namespace gbx_test {

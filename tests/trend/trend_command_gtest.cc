@@ -9,7 +9,7 @@
 #include <vector>
 
 #include "tests/support/sealed_record_file.h"
-#include "tools/trend_command.h"
+#include "cli/trend_command.h"
 
 namespace {
 

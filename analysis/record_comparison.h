@@ -1,0 +1,72 @@
+#pragma once
+
+#include <iosfwd>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "record/record_reader.h"
+#include "stats/bootstrap.h"
+#include "stats/comparison.h"
+#include "stats/hierarchical.h"
+
+// The comparison of two loaded records: what `gbx compare` prints and `gbx report` shows. Apart from
+// the command (cli/compare_command.h), so that the report's model depends on data, not a command.
+namespace gbx::tools {
+
+// A fact on which the two records differ, with both values.
+struct Difference {
+  std::string what;
+  std::string base;
+  std::string candidate;
+};
+
+// One benchmark present in both records.
+struct ComparisonRow {
+  std::string name;
+  std::string label;            // "problem variant", or the name for plain Google Benchmark JSON
+  BootstrapResult base_median;  // over all samples, widened by half a tick
+  BootstrapResult candidate_median;
+  // Each side's process-level median, when it has >= 2 processes.
+  std::optional<HierarchicalEstimate> base_processes;
+  std::optional<HierarchicalEstimate> candidate_processes;
+  ComparisonEvidence evidence;
+  std::optional<RatioInterval> ratio;  // process-level when evidence.process_level(), else over samples
+  MannWhitney test;                    // over all samples, for the JSON
+  std::string test_name;               // the test behind p_value: Welch on process medians or Mann-Whitney
+  double p_value = 1.0;
+  double adjusted_p = 1.0;
+  double shift = 0.0;
+  double delta = 0.0;
+  Verdict verdict = Verdict::inconclusive;
+  bool incompatible = false;
+  // The clock flags (throttled_thermal, throttled_power, clock_changed) either side carries, as
+  // "base: ...; candidate: ..."; empty when neither does. A verdict on throttled timings says so.
+  std::string throttled;
+  std::string sentence;
+};
+
+struct Comparison {
+  std::vector<Difference> differences;  // run-level facts, then each common benchmark's own
+  std::vector<ComparisonRow> rows;      // in the base's order; empty when no name is in common
+  std::vector<std::string> only_in_base;
+  std::vector<std::string> only_in_candidate;
+  bool fewer_facts = false;  // a side is plain Google Benchmark JSON
+  double noise_band = 0.02;
+  double fdr = 0.05;
+
+  bool compatible() const { return differences.empty(); }
+};
+
+// The whole comparison of CAND against BASE, whether or not the records are compatible (every row is
+// then marked incompatible): what `gbx compare` prints and `gbx report` shows.
+Comparison compare_loaded(const LoadedRecord& base, const LoadedRecord& candidate, double noise_band = 0.02,
+                          double fdr = 0.05);
+
+// What a comparison with plain Google Benchmark JSON could not check.
+extern const char* const kFewerFactsNote;
+
+// A side's median as the tables show it: process-level when measured, else over all samples.
+double shown_median(const std::optional<HierarchicalEstimate>& processes, const BootstrapResult& samples);
+
+}  // namespace gbx::tools

@@ -1,0 +1,268 @@
+#include "main/driver.h"
+
+#include <benchmark/benchmark.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <csignal>
+#include <cstring>
+#include <iostream>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "environment/benchmark_observer.h"
+#include "environment/environment.h"
+#include "environment/peaks.h"
+#include "model/interrupt.h"
+#include "model/protocol.h"
+#include "record/atomic_file.h"
+#include "record/checksum.h"
+#include "writer/json_record.h"
+#include "writer/record_finisher.h"
+#include "record/utf8.h"
+#include "reporters/console_table.h"
+#include "reporters/gbx_reporter.h"
+#include "reporters/google_benchmark_flags.h"
+#include "analysis/pareto.h"
+#include "runner/process_child.h"
+#include "main/process_driver.h"
+#include "processes/process_runner.h"
+#include "analysis/run_analysis.h"
+#include "reporters/run_patching.h"
+#include "processes/shard.h"
+
+namespace gbx {
+
+namespace {
+
+bool take_value(const std::string& arg, const std::string& flag, std::string& value) {
+  const std::string prefix = "--" + flag + "=";
+  if (arg.compare(0, prefix.size(), prefix) != 0) return false;
+  value = arg.substr(prefix.size());
+  return true;
+}
+
+// Google Benchmark's spelling of booleans: a bare flag is true.
+bool take_bool(const std::string& arg, const std::string& flag, bool& value) {
+  std::string text;
+  if (arg == "--" + flag) {
+    text = "true";
+  } else if (!take_value(arg, flag, text)) {
+    return false;
+  }
+  if (text == "true" || text == "1" || text == "yes" || text == "t" || text == "y") {
+    value = true;
+  } else if (text == "false" || text == "0" || text == "no" || text == "f" || text == "n") {
+    value = false;
+  } else {
+    throw FlagError("invalid value '" + text + "' for --" + flag + ": expected true or false");
+  }
+  return true;
+}
+
+RunOutputs split_output_flags(const std::vector<std::string>& args) {
+  RunOutputs flags;
+  for (const auto& arg : args) {
+    std::string value;
+    if (take_value(arg, "benchmark_out", flags.out)) continue;
+    if (take_value(arg, "benchmark_out_format", flags.out_format)) continue;
+    if (take_bool(arg, "benchmark_display_aggregates_only", flags.display_aggregates_only)) continue;
+    if (take_bool(arg, "benchmark_report_aggregates_only", flags.report_aggregates_only)) continue;
+    if (take_value(arg, "benchmark_format", value)) flags.format = value;
+    // Google Benchmark aborts with std::length_error on a negative count.
+    if (take_value(arg, "benchmark_repetitions", value) &&
+        (value.empty() || value.find_first_not_of("0123456789") != std::string::npos || value.size() > 9 ||
+         std::stol(value) < 1)) {
+      throw FlagError("invalid value '" + value + "' for --benchmark_repetitions: expected a positive integer");
+    }
+    if (arg == "--benchmark_list_tests" || (take_value(arg, "benchmark_list_tests", value) && value != "false")) {
+      flags.list_tests = true;
+    }
+    if (arg == "--help" || arg == "-h") flags.help = true;
+    flags.for_google_benchmark.push_back(arg);
+  }
+  return flags;
+}
+
+bool known_format(const std::string& format) { return format == "json" || format == "console" || format == "csv"; }
+
+void make_directories(const std::string& dir) {
+  std::string path;
+  std::size_t start = 0;
+  while (start <= dir.size()) {
+    const auto slash = dir.find('/', start);
+    path = dir.substr(0, slash);
+    if (!path.empty() && ::mkdir(path.c_str(), 0755) != 0 && errno != EEXIST) {
+      throw std::runtime_error("cannot create directory '" + path + "': " + std::strerror(errno));
+    }
+    if (slash == std::string::npos) break;
+    start = slash + 1;
+  }
+}
+
+std::unique_ptr<benchmark::BenchmarkReporter> printer_for(const std::string& format) {
+  if (format == "console") return std::make_unique<benchmark::ConsoleReporter>(benchmark::ConsoleReporter::OO_None);
+  if (format == "csv") {
+#pragma GCC diagnostic push
+#pragma GCC diagnostic ignored "-Wdeprecated-declarations"
+    return std::make_unique<benchmark::CSVReporter>();
+#pragma GCC diagnostic pop
+  }
+  return nullptr;  // json: the record itself is written
+}
+
+// Progress of a run in this process: it needs the selection's size, which a listing child gives.
+std::unique_ptr<Progress> in_process_progress(const std::vector<std::string>& command, const std::string& mode,
+                                              bool listing) {
+  const bool terminal = ::isatty(2) != 0;
+  if (listing || mode == "off" || (mode == "auto" && !terminal)) return nullptr;
+  try {
+    const auto names = list_benchmarks(self_executable(), std::vector<std::string>(command.begin() + 1, command.end()));
+    return std::make_unique<Progress>(std::cerr, mode, terminal, names.size());
+  } catch (const std::exception& error) {
+    std::cerr << "gbx: no progress: " << error.what() << "\n";
+    return nullptr;
+  }
+}
+
+int refuse(const std::string& message) {
+  std::cerr << "gbx: " << message << "\n";
+  return 2;
+}
+
+}  // namespace
+
+int run_main(int argc, char** argv) {
+  // First thing, so that no signal before the run starts can lose it: SIGINT and SIGTERM ask for a
+  // record of what finished, a second one removes the record's temporary file on its way out, and a
+  // closed stdout (| head) must not kill the process before the record is written.
+  install_interrupt_handlers();
+  set_interrupt_cleanup(remove_temporary_file_now);
+  std::signal(SIGPIPE, SIG_IGN);
+  const std::vector<std::string> given(argv, argv + argc);
+  ShardSelection shard;  // docs/scale-out.md: the rest of the run sees only this shard's benchmarks
+  try {
+    shard = select_shard(self_executable(), given);
+  } catch (const std::exception& error) {
+    return refuse(error.what());
+  }
+  if (shard.empty) {
+    std::cerr << "gbx: shard " << shard.record["index"] << " of " << shard.record["count"]
+              << " has no benchmark (the selection has " << shard.record["selection_size"] << "): nothing to run\n";
+    return 0;
+  }
+  const std::vector<std::string>& command = shard.command;
+  CommandLine line;
+  try {
+    line = parse_command_line(std::vector<std::string>(command.begin() + 1, command.end()));
+  } catch (const FlagError& error) {
+    return refuse(error.what());
+  }
+  RunOutputs output;
+  try {
+    output = split_output_flags(line.passthrough);
+    set_reported_time_unit(check_google_benchmark_flags(line.passthrough).time_unit);
+  } catch (const FlagError& error) {
+    return refuse(error.what());
+  }
+  if (output.help) std::cout << "gbx flags (read before Google Benchmark's own):\n" << flags_help() << "\n";
+  if (!known_format(output.out_format)) {
+    return refuse("invalid value '" + output.out_format +
+                  "' for --benchmark_out_format: expected json, console or csv");
+  }
+  if (!known_format(output.format)) {
+    return refuse("invalid value '" + output.format + "' for --benchmark_format: expected json, console or csv");
+  }
+
+  RecordHeader header_at_start{new_run_id(), utc_timestamp(), given, line.protocol};
+  if (!shard.record.is_null()) header_at_start.sections["shard"] = shard.record;
+  std::string record_path;
+  try {
+    if (!output.out.empty()) check_writable(output.out);
+    if (!line.out_dir.empty()) {
+      make_directories(line.out_dir);
+      record_path = line.out_dir + "/" + utc_timestamp(true) + "-" + header_at_start.run_id + ".json";
+      check_writable(record_path);
+    }
+  } catch (const std::exception& error) {
+    return refuse(error.what());
+  }
+
+  std::vector<char*> gb_argv{argv[0]};
+  for (auto& arg : output.for_google_benchmark) gb_argv.push_back(arg.data());
+  int gb_argc = static_cast<int>(gb_argv.size());
+  gb_argv.push_back(nullptr);
+  benchmark::Initialize(&gb_argc, gb_argv.data());
+  if (benchmark::ReportUnrecognizedArguments(gb_argc, gb_argv.data())) return 2;
+  // At the very end: Shutdown frees --benchmark_context's map without forgetting it, and the record's
+  // environment reads the context after the run (a use after free, then a crash, before).
+  struct ShutdownLast {
+    ~ShutdownLast() { benchmark::Shutdown(); }
+  } shutdown_last;
+  set_active_protocol(line.protocol);
+  set_benchmark_observer(std::make_shared<EnvironmentObserver>());
+  set_active_load_flags(line.load);
+  if (line.processes.child_fd >= 0) return run_child(line.processes.child_fd);
+  if (line.processes.describe_fd >= 0) return run_describe(line.processes.describe_fd, command);
+  if (line.processes.isolated && !output.list_tests) {
+    output.record_path = record_path;
+    return run_isolated(command, line, output, header_at_start);
+  }
+
+  // With --benchmark_format=json the record itself is what stdout shows, once everything has run.
+  // console: the gbx table; csv: Google Benchmark's; json: the record itself, once everything has run.
+  benchmark::BenchmarkReporter* display = output.format == "csv" ? benchmark::CreateDefaultDisplayReporter() : nullptr;
+  GbxReporter reporter(display, output.out.empty() ? nullptr : printer_for(output.out_format));
+  ConsoleTable console(std::cout, line.protocol, header_at_start.run_id);
+  console.set_list_not_run(line.list_not_run);
+  if (output.format == "console") reporter.set_console(&console);
+  reporter.set_aggregates_only(output.display_aggregates_only || output.report_aggregates_only,
+                               output.report_aggregates_only);
+  // The peaks that throughput is a fraction of: measured (CPU) or read (GPU) once, before the run.
+  const bool listing = output.list_tests;
+  const Peak cpu_peak = listing ? Peak{} : machine_cpu_peak();
+  const Peak device_peak = listing ? Peak{} : gpu_peak();
+  AnalysisOptions analysis_options;
+  analysis_options.cpu_peak = &cpu_peak;
+  analysis_options.gpu_peak = &device_peak;
+  reporter.set_analysis_options(analysis_options);
+  const EnvironmentSnapshot environment_at_start = capture_start();
+  std::unique_ptr<Progress> progress = in_process_progress(command, line.processes.progress, listing);
+  if (progress) {
+    reporter.set_on_finished([&progress](const std::string& name, bool failed) { progress->finished(name, failed); });
+  }
+  benchmark::RunSpecifiedBenchmarks(&reporter);
+  if (progress) progress->close();
+  if (output.list_tests) return 0;
+  // Google Benchmark reports nothing, not even its context, when the filter matched no benchmark.
+  if (reporter.google_benchmark_json().empty()) return refuse(no_benchmark_matched());
+  RecordHeader header = header_at_start;
+  header.interrupted = interrupt_requested();
+  header.environment = capture_environment(environment_at_start, command);
+  header.environment["peaks"] = {{"cpu", peak_json(cpu_peak)}, {"gpu", peak_json(device_peak)}};
+
+  try {
+    nlohmann::json record =
+        build_record(reporter.google_benchmark_json(), reporter.entries(), header, &reporter.analyses());
+    const std::vector<ParetoGroup> pareto = finish_record(record, header.interrupted, std::cerr);
+    header.interrupted = record["gbx"]["interrupted"].get<bool>();
+    if (output.format == "console") print_pareto(std::cout, pareto);
+    RecordDestinations destinations{record_path, output.out, std::nullopt, output.format == "json"};
+    if (output.out_format != "json") destinations.out_text = reporter.file_output();
+    write_record(record, destinations, std::cout);
+    if (!record_path.empty()) std::cerr << "gbx: record written to " << record_path << "\n";
+  } catch (const std::exception& error) {
+    std::cerr << "gbx: cannot write the record: " << error.what() << "\n";
+    return 1;
+  }
+  if (header.interrupted) {
+    std::cerr << "gbx: interrupted by signal " << interrupt_signal()
+              << "; the record keeps the benchmarks that finished\n";
+    return 128 + interrupt_signal();
+  }
+  return reporter.any_failed() ? 1 : 0;
+}
+
+}  // namespace gbx

@@ -1,0 +1,19 @@
+#include "model/measurement.h"
+
+namespace gbx {
+
+const char* to_string(TimerKind kind) {
+  switch (kind) {
+    case TimerKind::cuda_event:
+      return "cuda_event";
+    case TimerKind::host_wall:
+      return "host_wall";
+    case TimerKind::cpu:
+      return "cpu";
+    case TimerKind::simulated:
+      return "simulated";
+  }
+  return "unknown";
+}
+
+}  // namespace gbx

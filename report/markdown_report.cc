@@ -1,0 +1,289 @@
+#include "report/markdown_report.h"
+
+#include "report/comparison_markdown.h"
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <optional>
+#include <ostream>
+#include <string>
+#include <vector>
+
+#include "text/format.h"
+#include "text/escape.h"
+#include "text/flag_legend.h"
+#include "stats/statistics.h"
+
+namespace gbx::tools {
+
+namespace {
+
+// Record text (names, host, branch, command) is data: see text/escape.h.
+std::string text(const std::string& raw) { return markdown_text(raw); }
+std::string cell(const std::string& raw) { return markdown_cell(raw); }
+std::string code(const std::string& raw) { return markdown_code(raw); }
+
+template <typename T, typename F>
+std::string or_dash(const std::optional<T>& value, F format) {
+  return value ? format(*value) : "-";
+}
+
+std::string interval_text(const std::optional<double>& lower, const std::optional<double>& upper) {
+  if (!lower || !upper) return "-";
+  return "[" + format_duration(*lower) + ", " + format_duration(*upper) + "]";
+}
+
+std::string accuracy_text(const BenchmarkRow& row) {
+  if (!row.accuracy_passed) return "not checked";
+  const std::string error = or_dash(row.rel_l2_error, format_scientific);
+  return error + (*row.accuracy_passed ? " passed" : " **FAILED**");
+}
+
+std::string memory_text(const BenchmarkRow& row) {
+  return row.memory_bytes ? format_bytes(*row.memory_bytes) + " " + row.memory_kind : "-";
+}
+
+std::string flags_text(const BenchmarkRow& row) {
+  std::vector<std::string> names;
+  for (const auto& flag : row.flags) {
+    if (std::find(names.begin(), names.end(), flag.flag) == names.end()) names.push_back(flag.flag);
+  }
+  std::string text;
+  for (const auto& name : names) text += (text.empty() ? "" : ", ") + name;
+  return text;
+}
+
+void write_facts(std::ostream& out, const char* title, const std::vector<Fact>& facts) {
+  if (facts.empty()) return;
+  out << "**" << title << ":** ";
+  for (std::size_t i = 0; i < facts.size(); ++i)
+    out << (i == 0 ? "" : "; ") << text(facts[i].first) << " " << text(facts[i].second);
+  out << "\n\n";
+}
+
+// The run's file, date, checksum, environment and protocol: last, for the reader who needs them.
+void write_run_details(std::ostream& out, const RunReport& run) {
+  out << "### Run " << text(run.label) << ": " << (run.run_id.empty() ? "no run id" : code(run.run_id)) << "\n\n";
+  out << "File " << code(run.path) << " | created " << (run.created.empty() ? "unknown" : text(run.created))
+      << " | checksum: " << text(run.checksum_status) << "\n\n";
+  write_facts(out, "Environment", run.environment);
+  write_facts(out, "Protocol", run.protocol);
+  if (!run.missing_facts.empty()) {
+    out << "**Missing facts** (plain Google Benchmark JSON, without a gbx section):\n\n";
+    for (const auto& fact : run.missing_facts) out << "- " << text(fact) << "\n";
+    out << "\n";
+  }
+}
+
+void write_results_table(std::ostream& out, const RunReport& run) {
+  if (run.interrupted) out << "> **Interrupted:** the run was stopped; only finished benchmarks are kept.\n\n";
+  out << "| Benchmark | Median | 95% CI | CV | p99 | n | Error (rel. L2) | Memory | GFLOP/s | GB/s | Of peak | Flags "
+         "|\n"
+      << "|---|---:|---|---:|---:|---:|---|---|---:|---:|---:|---|\n";
+  std::vector<const BenchmarkRow*> skipped;
+  for (const auto& row : run.benchmarks) {
+    if (row.skipped) {
+      skipped.push_back(&row);
+      continue;
+    }
+    out << "| " << cell(row.name) << " | " << format_duration(row.median) << " | "
+        << interval_text(row.median_lower, row.median_upper) << " | " << or_dash(row.cv, format_percent) << " | "
+        << or_dash(row.p99, format_duration) << " | " << row.count << " | " << accuracy_text(row) << " | "
+        << cell(memory_text(row)) << " | " << or_dash(row.gflops, format_three_digits_compact) << " | "
+        << or_dash(row.gbytes, format_three_digits_compact) << " | " << or_dash(row.fraction_of_peak, format_percent)
+        << " | " << cell(flags_text(row)) << " |\n";
+  }
+  out << "\n";
+  // Records from before gbx.not_run list a benchmark that could not run among the others.
+  for (const auto* row : skipped) out << "- skipped: " << code(row->name) << ": " << text(row->skip_reason) << "\n";
+  if (!skipped.empty()) out << "\n";
+  for (const auto& reason : not_run_reasons(run)) {
+    out << text(reason.sentence) << ":\n\n";
+    for (const NotRunRow* row : reason.rows) {
+      out << "- " << text(row->label) << (row->label != row->name ? " (" + code(row->name) + ")" : "") << "\n";
+    }
+    out << "\n";
+  }
+}
+
+// What each flag in the tables means (text/flag_legend.h), only those shown.
+void write_flag_legend(std::ostream& out, const ReportModel& model) {
+  const auto present = flags_present(model.runs);
+  bool any = false;
+  for (const auto& m : flag_meanings()) {
+    if (std::find(present.begin(), present.end(), m.flag) == present.end()) continue;
+    if (!any) out << "**Flags:**\n\n";
+    any = true;
+    out << "- " << code(m.flag) << ": " << text(m.meaning) << "\n";
+  }
+  if (any) out << "\n";
+}
+
+void write_results(std::ostream& out, const ReportModel& model) {
+  out << "## Results\n\nMedians with their 95% intervals.\n\n";
+  for (const auto& run : model.runs) {
+    if (model.runs.size() > 1) out << "### Run " << text(run.label) << "\n\n";
+    write_results_table(out, run);
+  }
+  write_flag_legend(out, model);
+}
+
+// Counts first, as the HTML report's cards: benchmarks, not run, failures, regressions, frontiers.
+void write_summary(std::ostream& out, const ReportModel& model) {
+  const RunReport& last = model.runs.back();
+  const auto [measured, skipped, failed, flagged] = count_rows(last);
+  out << "## Summary\n\n";
+  for (const auto& run : model.runs) {
+    out << "- Run " << text(run.label) << ": " << code(run.path) << ", "
+        << (run.created.empty() ? "date unknown" : text(run.created)) << ", checksum " << text(run.checksum_status)
+        << (run.interrupted ? ", **interrupted**: only finished benchmarks are kept" : "") << "\n";
+  }
+  const std::string of_run = model.runs.size() > 1 ? " (run " + text(last.label) + ")" : "";
+  out << "- " << measured << (measured == 1 ? " benchmark" : " benchmarks") << " measured" << of_run << ", " << failed
+      << " failed accuracy, " << flagged << " flagged\n";
+  if (skipped > 0) out << "- " << skipped << (skipped == 1 ? " benchmark" : " benchmarks") << " skipped\n";
+  for (const auto& reason : not_run_reasons(last)) out << "- " << text(reason.sentence) << "\n";
+  if (model.comparison) {
+    std::vector<const ComparisonRow*> slower;
+    std::size_t faster = 0;
+    for (const auto& row : model.comparison->rows) {
+      if (row.verdict == Verdict::slower) slower.push_back(&row);
+      if (row.verdict == Verdict::faster) ++faster;
+    }
+    out << "- " << slower.size() << " slower and " << faster << " faster than " << text(model.runs[0].label)
+        << (model.comparison->compatible() ? "" : " (**the records are not compatible**)") << "\n";
+    for (const auto* row : slower) out << "  - " << text(row->sentence) << "\n";
+  }
+  bool any = false;
+  for (const auto& group : model.pareto) {
+    if (group.variants.size() + group.failed.size() < 2) continue;
+    if (!any) out << "- Pareto frontiers (run " << text(pareto_run(model).label) << "):\n";
+    any = true;
+    std::string names;
+    for (const auto& v : group.variants) {
+      if (v.on_frontier) names += (names.empty() ? "" : ", ") + pareto_label(group, v.name);
+    }
+    out << "  - " << text(group.problem) << ": " << text(names.empty() ? "no variant on the frontier" : names) << "\n";
+  }
+  out << "\n";
+}
+
+void write_pareto(std::ostream& out, const ReportModel& model) {
+  const RunReport& run = pareto_run(model);
+  std::vector<const ParetoGroup*> groups;
+  for (const auto& group : model.pareto) {
+    if (group.variants.size() + group.failed.size() >= 2) groups.push_back(&group);
+  }
+  if (groups.empty()) return;
+  out << "## Pareto fronts (run " << text(run.label) << ")\n\n"
+      << "Latency, error and memory, all lower-is-better; a variant is dominated when another is at least as good "
+         "on every objective and better on one, latency counting only when the intervals separate.\n\n";
+  for (const auto* group : groups) {
+    out << "### " << text(group->problem) << "\n\n"
+        << "| Variant | Median latency | 95% CI | Error (rel. L2) | Memory | Frontier | P(frontier) | Dominated by |\n"
+        << "|---|---:|---|---:|---:|---|---:|---|\n";
+    for (const auto& v : group->variants) {
+      std::string dominated_by = "-";
+      if (v.dominated_by) dominated_by = pareto_label(*group, *v.dominated_by);
+      out << "| " << cell(v.variant) << " | " << format_duration(v.latency_median) << " | "
+          << interval_text(v.latency_lower, v.latency_upper) << " | " << or_dash(v.error, format_scientific) << " | "
+          << or_dash(v.memory_bytes, format_bytes) << " | " << (v.on_frontier ? "**yes**" : "no") << " | "
+          << format_fixed(v.frontier_probability, 2) << " | " << cell(dominated_by) << " |\n";
+    }
+    for (const auto& f : group->failed) {
+      out << "| " << cell(f.variant) << " | " << or_dash(median(f.latency_samples), format_duration) << " | - | "
+          << or_dash(f.error, format_scientific) << " | " << or_dash(f.memory_bytes, format_bytes)
+          << " | failed accuracy | - | " << cell(f.failure) << " |\n";
+    }
+    out << "\n" << text(pareto_sentence(*group)) << "\n\n";
+  }
+}
+
+void write_comparison(std::ostream& out, const ReportModel& model) {
+  const Comparison& comparison = *model.comparison;
+  const RunReport& base = model.runs[0];
+  const RunReport& candidate = model.runs[1];
+  out << "## Comparison: " << text(candidate.label) << " against " << text(base.label) << "\n\n"
+      << "Base " << code(base.path) << ", candidate " << code(candidate.path) << ": the ratio is candidate / base.\n\n";
+  if (!comparison.compatible()) {
+    out << "> **Warning: the records are not compatible**, so this is not a sound comparison. These facts differ:\n";
+    for (const auto& d : comparison.differences) {
+      out << "> - " << text(d.what) << ": base " << code(d.base) << ", candidate " << code(d.candidate) << "\n";
+    }
+    out << "\n";
+  }
+  if (comparison.rows.empty()) {
+    out << "The records have no benchmark name in common.\n\n";
+  } else {
+    print_comparison_markdown(out, comparison);
+  }
+  for (const auto& name : comparison.only_in_base) out << "- only in the base: " << code(name) << "\n";
+  for (const auto& name : comparison.only_in_candidate) out << "- only in the candidate: " << code(name) << "\n";
+  if (comparison.fewer_facts) out << "\nNote: " << kFewerFactsNote << ".\n";
+  out << "\n";
+}
+
+void write_trend(std::ostream& out, const ReportModel& model) {
+  out << "## Trend over " << model.runs.size() << " runs, by date\n\n| Benchmark |";
+  for (const std::size_t run : model.by_date) {
+    out << " " << cell(model.runs[run].label);
+    if (!model.runs[run].created.empty()) out << " (" << cell(model.runs[run].created) << ")";
+    out << " |";
+  }
+  out << " Change |\n|---|";
+  for (std::size_t i = 0; i < model.by_date.size(); ++i) out << "---|";
+  out << "---:|\n";
+  for (const auto& series : model.trends) {
+    out << "| " << cell(series.label) << " |";
+    for (const std::size_t run : model.by_date) {
+      const auto point =
+          std::find_if(series.points.begin(), series.points.end(), [&](const TrendPoint& p) { return p.run == run; });
+      if (point == series.points.end()) {
+        out << " - |";
+      } else {
+        out << " " << format_duration(point->median) << " " << interval_text(point->lower, point->upper) << " |";
+      }
+    }
+    const double first = series.points.front().median;
+    const double last = series.points.back().median;
+    std::string change = "-";
+    if (series.points.size() > 1 && first > 0.0) change = format_signed_percent(last / first - 1.0);
+    out << " " << change << " |\n";
+  }
+  out << "\n";
+  for (const auto& series : model.trends) out << "- " << text(series.sentence) << "\n";
+  out << "\n";
+  bool any = false;
+  for (const auto& series : model.trends) {
+    for (const TrendChangePoint& p : series.change_points) {
+      if (!any)
+        out << "Change points (E-divisive means, permutation test; steps within the runs' intervals ignored):\n\n";
+      any = true;
+      const RunReport& run = model.runs[series.points[p.index].run];
+      const std::string commit = run_commit(run);
+      out << "- " << text(series.label) << ": " << format_percent(std::fabs(p.relative_change))
+          << (p.relative_change > 0.0 ? " slower" : " faster") << " from run " << text(run.label);
+      if (!commit.empty()) out << " (commit " << code(commit) << ")";
+      out << ", p = " << format_three_digits_compact(p.p_value) << "\n";
+    }
+  }
+  if (any) out << "\n";
+}
+
+}  // namespace
+
+void write_markdown_report(std::ostream& out, const ReportModel& model) {
+  // The results first, as in the HTML report (issue 14); environment and protocol last.
+  out << "# gbx report\n\n";
+  write_summary(out, model);
+  write_results(out, model);
+  if (model.comparison) write_comparison(out, model);
+  if (!model.trends.empty()) write_trend(out, model);
+  write_pareto(out, model);
+  if (!model.load_knees.empty()) out << model.load_knees << "\n";  // "## Load", already escaped
+  out << "## Environment and protocol\n\n";
+  for (const auto& run : model.runs) write_run_details(out, run);
+}
+
+}  // namespace gbx::tools
