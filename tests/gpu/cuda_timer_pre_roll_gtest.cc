@@ -81,7 +81,9 @@ int expect_pre_rolled_regions(const std::vector<std::string>& log, bool cold) {
     if (log[i] != "start") continue;
     ++regions;
     EXPECT_TRUE(i >= 1 && log[i - 1] == "pre_roll") << "start event " << regions << " has no pre-roll right before it";
-    if (cold) EXPECT_TRUE(i >= 2 && log[i - 2] == "flush") << "cold sample " << regions << ": no flush before the pre-roll";
+    if (cold) {
+      EXPECT_TRUE(i >= 2 && log[i - 2] == "flush") << "cold sample " << regions << ": no flush before the pre-roll";
+    }
     std::size_t j = i + 1;
     while (j < log.size() && log[j] == "run") ++j;
     EXPECT_GT(j, i + 1) << "timed region " << regions << " holds no run";

@@ -45,8 +45,8 @@ int main() {
     std::printf("gpu-smoke: cublasGetProperty failed: libcublas is not usable\n");
     return 1;
   }
-  std::printf("gpu-smoke: cuBLAS %d.%d.%d (headers %d.%d)\n", cublas_major, cublas_minor, cublas_patch, CUBLAS_VER_MAJOR,
-              CUBLAS_VER_MINOR);
+  std::printf("gpu-smoke: cuBLAS %d.%d.%d (headers %d.%d)\n", cublas_major, cublas_minor, cublas_patch,
+              CUBLAS_VER_MAJOR, CUBLAS_VER_MINOR);
   int count = 0;
   const cudaError_t status = cudaGetDeviceCount(&count);
   if (status != cudaSuccess || count == 0) {
