@@ -60,7 +60,7 @@ find "$tree" -mindepth 1 -maxdepth 1 ! -name build-gpu -exec rm -rf {} +
   tar --null --ignore-failed-read -T - -cf -) | tar -xf - -C "$tree"
 rm -rf "$tree/.deps" && cp -a "$root/.deps" "$tree/.deps"
 # What travels is the tree and the carried .deps together: 64 MiB in all.
-carried=$(du -sb --exclude=./build-gpu "$tree" | cut -f1)
+carried=$(du -sb --exclude=build-gpu "$tree" | cut -f1)
 ((carried <= 64 * 1024 * 1024)) ||
   fail "the tree and .deps come to $((carried >> 20)) MiB: more than the 64 MiB the device tool carries"
 log "the tree and .deps: $((carried >> 20)) MiB of the 64 MiB that travel"
