@@ -20,7 +20,13 @@ std::string level_name(int level) { return "L" + std::to_string(level); }
 }  // namespace
 
 
-Peak cpu_peak_from_facts(const CpuFacts& facts, const Peak& calibrated) {
+bool cache_roofs_from_facts(const CpuFacts& facts) {
+  const int cores = facts.physical_cores_allowed.value_or(facts.logical_cpus_allowed);
+  return (facts.isa == "avx512" || facts.isa == "avx2") && facts.max_hz && cores > 0;
+}
+
+Peak cpu_peak_from_facts(const CpuFacts& facts, const Peak& calibrated,
+                         const std::vector<BandwidthRoof>& calibrated_cache_roofs) {
   Peak peak;
   peak.facts = cpu_facts_json(facts);
   peak.calibrated_flops_per_second = calibrated.flops_per_second;
@@ -51,7 +57,9 @@ Peak cpu_peak_from_facts(const CpuFacts& facts, const Peak& calibrated) {
     flops_how = "calibrated, as facts are unknown (" + missing + ")";
   }
 
-  if (wide && facts.max_hz && cores > 0) {
+  if (!cache_roofs_from_facts(facts)) {
+    peak.roofs = calibrated_cache_roofs;
+  } else {
     // Nominal per-core rates: two loads and one store of the vector width per cycle into L1 (Haswell
     // and Zen 2 on), one 64-byte line per cycle from L2, half a line from L3. Upper bounds.
     const int access_bytes = std::min(isa_bits, facts.fma ? facts.fma->width_bits : isa_bits) / 8;
@@ -87,6 +95,12 @@ Peak cpu_peak_from_facts(const CpuFacts& facts, const Peak& calibrated) {
   return peak;
 }
 
-Peak machine_cpu_peak() { return cpu_peak_from_facts(read_cpu_facts(), calibrate_cpu_peak()); }
+Peak machine_cpu_peak() {
+  const CpuFacts facts = read_cpu_facts();
+  const Peak calibrated = calibrate_cpu_peak();
+  if (cache_roofs_from_facts(facts)) return cpu_peak_from_facts(facts, calibrated);
+  const unsigned threads = static_cast<unsigned>(std::max(1, facts.logical_cpus_allowed));
+  return cpu_peak_from_facts(facts, calibrated, calibrate_cache_roofs(facts.caches, threads));
+}
 
 }  // namespace gbx

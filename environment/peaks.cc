@@ -184,6 +184,38 @@ double copy_rate(unsigned threads) {
 
 }  // namespace
 
+std::vector<BandwidthRoof> calibrate_cache_roofs(const std::vector<CacheLevel>& caches, unsigned threads) {
+  threads = std::max(1u, threads);
+  std::vector<BandwidthRoof> roofs;
+  for (const CacheLevel& cache : caches) {
+    if (cache.level < 1 || cache.level > 3 || cache.bytes <= 0) continue;
+    // This thread's share of one instance; half of it holds the copy's source and destination.
+    const unsigned sharing = std::max(1u, std::min(threads, static_cast<unsigned>(std::max(1, cache.cpus_sharing))));
+    const auto working_set = static_cast<std::size_t>(cache.bytes) / sharing / 2;
+    const std::size_t half = std::max<std::size_t>(working_set / 2 / 64 * 64, 64);
+    // About 32 MiB copied per thread per round: long enough for the steady clock, short at start-up.
+    const std::size_t repeats = std::max<std::size_t>(1, (std::size_t{32} << 20) / half);
+    std::vector<std::vector<char>> from(threads, std::vector<char>(half, 1));
+    std::vector<std::vector<char>> to(threads, std::vector<char>(half, 0));
+    double best = 0.0;
+    for (int round = 0; round < 3; ++round) {
+      const double seconds = on_all_threads(threads, [&](unsigned t) {
+        for (std::size_t r = 0; r < repeats; ++r) {
+          std::memcpy(to[t].data(), from[t].data(), half);
+          // Keeps the copies from being merged or dropped: each one's destination is read back.
+          from[t][r % half] = static_cast<char>(to[t][(r * 7) % half] + 1);
+        }
+      });
+      best = std::max(best, 2.0 * static_cast<double>(half) * static_cast<double>(repeats) * threads / seconds);
+    }
+    roofs.push_back({"L" + std::to_string(cache.level), cache.bytes, best,
+                     "calibrated: memcpy within " + std::to_string(2 * half / 1024) + " KiB per thread on " +
+                         std::to_string(threads) + " threads (best of 3), as no fact gives this level's bandwidth",
+                     true});
+  }
+  return roofs;
+}
+
 Peak calibrate_cpu_peak() {
   const unsigned threads = std::max(1u, std::thread::hardware_concurrency());
   Peak peak;

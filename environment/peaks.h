@@ -16,9 +16,22 @@ namespace gbx {
 // The CPU's theoretical peak from facts: cores allowed x max clock x FMA pipes x lanes x 2 for
 // FLOP/s; per-level bandwidth roofs from the vector width and the cache sizes; DRAM and any figure
 // whose facts are unknown from the calibration, marked calibrated. The calibration stands beside.
-Peak cpu_peak_from_facts(const CpuFacts& facts, const Peak& calibrated);
-// The same for this machine: read_cpu_facts() and calibrate_cpu_peak().
+// Where the facts cannot give the cache levels' roofs (the clock or the vector width unknown),
+// calibrated_cache_roofs (calibrate_cache_roofs) stand in for them, so that a working set held in
+// a cache is not judged against the DRAM roof alone.
+Peak cpu_peak_from_facts(const CpuFacts& facts, const Peak& calibrated,
+                         const std::vector<BandwidthRoof>& calibrated_cache_roofs = {});
+// Whether cpu_peak_from_facts can compute the cache levels' roofs from these facts.
+bool cache_roofs_from_facts(const CpuFacts& facts);
+// The same for this machine: read_cpu_facts() and calibrate_cpu_peak(), and calibrate_cache_roofs()
+// when the facts give no cache roofs.
 Peak machine_cpu_peak();
+
+// A roof per cache level, measured, as the Empirical Roofline Toolkit does: on every thread at
+// once, each thread copies within a working set of half its share of one instance of the level
+// (memcpy, repeated; best of 3 rounds), so that the copy is held in that level and not the one
+// below. Measured roofs are not upper bounds: a benchmark may come near one, or a little past it.
+std::vector<BandwidthRoof> calibrate_cache_roofs(const std::vector<CacheLevel>& caches, unsigned threads);
 
 // CPU: a short calibration on all cores of a copy larger than the last-level cache, and of
 // independent multiply-add chains in fp32 and fp64, as this build compiles them.

@@ -8,7 +8,7 @@
 namespace gbx::tools {
 
 void print_comparison_markdown(std::ostream& out, const Comparison& comparison) {
-  // Record text (names, what differs) is data: see reporters/escape.h.
+  // Record text (names, what differs) is data: see text/escape.h.
   const auto text = [](const std::string& raw) { return markdown_text(raw); };
   const auto& rows = comparison.rows;
   out << "| Benchmark | Base | Candidate | Ratio [95% CI] | p (BH) | Verdict |\n|---|---|---|---|---|---|\n";

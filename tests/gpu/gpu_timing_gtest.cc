@@ -84,6 +84,29 @@ TEST_F(GpuTiming, DeviceTimeOfAKernelOfKnownDuration) {
   }
 }
 
+// Through the fixture's own timer, hot, with nothing but its pre-roll before each start event: a
+// 50 us kernel (one run per sample: it is longer than the batch target) must read as it does
+// unbatched behind the 50 us busy stream above, within 1% + 0.5 us (one event resolution). On an
+// idle stream the start event would be stamped before the run was launched, adding the launch
+// latency, several microseconds, which this bound does not tolerate.
+TEST_F(GpuTiming, TheFixturesTimerAddsNoLaunchLatency) {
+  constexpr std::uint64_t kNanoseconds = 50'000;
+  const auto run = [&] { gbx_test::launch_spin_for(kNanoseconds, stream_); };
+  const double reference = median(measure_unbatched(run, [] {}).samples);
+  gbx::Protocol protocol;
+  protocol.warmup_runs = 5;
+  protocol.min_samples = 41;
+  gbx::CudaEventTimer timer(stream_);
+  gbx::MeasurementHooks hooks;
+  hooks.run = run;
+  hooks.now_seconds = gbx::steady_now_seconds;
+  const gbx::Measurement m = gbx::measure(protocol, timer, hooks);
+  const double through_fixture = median(m.samples);
+  std::printf("spin for 50 us: through the fixture's timer %.2f us (batch %lld), behind a busy stream %.2f us\n",
+              through_fixture * 1e6, static_cast<long long>(m.batch), reference * 1e6);
+  EXPECT_NEAR(through_fixture, reference, 0.01 * reference + 0.5e-6);
+}
+
 // cold / hot of a read of half the L2 (resident between runs, with room to spare for lines a
 // partitioned L2 keeps twice): at least kColdOverHot with the flush, and below it with a test double
 // of the flush that does nothing, so that the check shows it can tell them apart. Both are measured

@@ -1,7 +1,10 @@
 // The first thing scripts/gpu-check runs on a GPU machine, compiled on its own with nvcc before
-// anything else is built: the runtime and driver versions, the device's facts, and one tiny kernel
-// whose result is checked. Exit 0: the device works; 77: no usable device (with the runtime's
-// reason); 1: a device that fails.
+// anything else is built: the runtime and driver versions, cuBLAS's version (it compiles against
+// cublas_v2.h and links libcublas, which the build needs: a toolkit without them fails here, in
+// seconds), the device's facts, one tiny kernel whose result is checked, and a cuBLAS handle made
+// on it. Exit 0: the device works; 77: no usable device (with the runtime's reason); 1: a device
+// or a cuBLAS that fails.
+#include <cublas_v2.h>
 #include <cuda_runtime_api.h>
 
 #include <cstdio>
@@ -33,6 +36,17 @@ int main() {
   cudaDriverGetVersion(&driver);
   std::printf("gpu-smoke: CUDA runtime %d.%d, driver supports CUDA %d.%d\n", runtime / 1000, runtime % 1000 / 10,
               driver / 1000, driver % 1000 / 10);
+  int cublas_major = -1;
+  int cublas_minor = -1;
+  int cublas_patch = -1;
+  if (cublasGetProperty(MAJOR_VERSION, &cublas_major) != CUBLAS_STATUS_SUCCESS ||
+      cublasGetProperty(MINOR_VERSION, &cublas_minor) != CUBLAS_STATUS_SUCCESS ||
+      cublasGetProperty(PATCH_LEVEL, &cublas_patch) != CUBLAS_STATUS_SUCCESS) {
+    std::printf("gpu-smoke: cublasGetProperty failed: libcublas is not usable\n");
+    return 1;
+  }
+  std::printf("gpu-smoke: cuBLAS %d.%d.%d (headers %d.%d)\n", cublas_major, cublas_minor, cublas_patch,
+              CUBLAS_VER_MAJOR, CUBLAS_VER_MINOR);
   int count = 0;
   const cudaError_t status = cudaGetDeviceCount(&count);
   if (status != cudaSuccess || count == 0) {
@@ -65,5 +79,12 @@ int main() {
     }
   }
   std::printf("gpu-smoke: a kernel ran and wrote what it should\n");
+  cublasHandle_t handle = nullptr;
+  if (const cublasStatus_t made = cublasCreate(&handle); made != CUBLAS_STATUS_SUCCESS) {
+    std::printf("gpu-smoke: cublasCreate failed: %s\n", cublasGetStatusString(made));
+    return 1;
+  }
+  cublasDestroy(handle);
+  std::printf("gpu-smoke: a cuBLAS handle was made on the device\n");
   return 0;
 }

@@ -29,6 +29,12 @@ not_run = dict(env, not_run=[{"name": "reduce/cub/n:4096/iterations:1/manual_tim
                               "reason_code": "no_cuda_device"}])
 json.dump({"benchmarks": [ran], "gbx": not_run}, open(f"{d}/not_run.json", "w"))
 open(f"{d}/nan.json", "w").write('{"benchmarks": [], "x": NaN}')
+figure = {"name": "CUDA event resolution", "value": 0.032, "unit": "us", "expectation": "<= 0.5 us", "plausible": True}
+sweep = [{"working_set_bytes": 2**25, "of_l2": 0.5, "hot_bytes_per_second": 9e12, "cold_bytes_per_second": 3e12,
+          "cold_over_hot": 3.0}]
+json.dump({"device": {"name": "NVIDIA H200"}, "figures": [figure], "l2_sweep": sweep}, open(f"{d}/probe.json", "w"))
+implausible = dict(figure, name="SGEMM 4096^3: register-blocked / cuBLAS", value=1.4, plausible=False)
+json.dump({"device": {"name": "NVIDIA H200"}, "figures": [figure, implausible]}, open(f"{d}/probe_bad.json", "w"))
 PY
 
 python3 "$summary" "$dir/good.json" "$dir/good.md" >/dev/null || fail "a clean record did not pass"
@@ -46,4 +52,18 @@ python3 "$summary" "$dir/wrong.json" "$dir/wrong.md" --no-device >/dev/null && f
 expect_output "the failed check marked" "$dir/wrong.md" '\*\*FAILED\*\*'
 python3 "$summary" "$dir/nan.json" "$dir/nan.md" >/dev/null 2>&1
 [[ $? == 2 ]] || fail "a record with NaN did not exit 2"
+# The probe and the cold suite: a figure that fails its check is shown and fails the summary.
+python3 "$summary" "$dir/good.json" "$dir/all.md" --cold "$dir/good.json" --probe "$dir/probe.json" >/dev/null ||
+  fail "a clean record, cold record and probe did not pass"
+expect_output "the probe's figure" "$dir/all.md" '^\| CUDA event resolution \| 0\.032 us \| <= 0\.5 us \| ok \|$'
+expect_output "the L2 sweep" "$dir/all.md" '^\| 32\.0 MiB \| 0\.5 \| 9\.00 TB/s \| 3\.00 TB/s \| 3\.00 \|$'
+expect_output "the cold suite" "$dir/all.md" '^## The CUDA suite, cold$'
+expect_output "the verdict" "$dir/all.md" '^- verdict: counts$'
+python3 "$summary" "$dir/good.json" "$dir/bad.md" --probe "$dir/probe_bad.json" >/dev/null &&
+  fail "a probe figure that failed its check passed"
+expect_output "the failed figure marked" "$dir/bad.md" '^\| SGEMM 4096\^3: register-blocked / cuBLAS \| 1\.4 us \| .* \| \*\*FAILED\*\* \|$'
+expect_output "the failed figure in the verdict" "$dir/bad.md" 'Device probe: 2 figures, 1 failed their check: SGEMM'
+python3 "$summary" "$dir/good.json" "$dir/none.md" --probe "$dir/absent.json" >/dev/null && fail "a missing probe passed"
+python3 "$summary" "$dir/good.json" "$dir/none.md" --probe "$dir/absent.json" --no-device >/dev/null ||
+  fail "a missing probe failed --no-device"
 echo PASS
