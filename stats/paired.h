@@ -152,7 +152,7 @@ std::optional<LogInterval> mean_interval(const std::vector<double>& values, doub
 // Two-sided exact sign-flip permutation p-value of "the x_k are symmetric about 0": the share of the 2^K
 // sign vectors s with |sum s_k x_k| >= |sum x_k| (within a relative 1e-12, so that ties count as at
 // least as extreme). The identity and its negation are among them, so p >= 2^(1-K). Absent for K = 0 or
-// K > 30 (the enumeration would be too long).
+// K > 24 (the enumeration would be too long).
 std::optional<double> sign_flip_p_value(const std::vector<double>& values);
 
 // Two-sided p-value of Student's one-sample t-test of mean 0; 1 when the sd is 0 and the mean is 0,
