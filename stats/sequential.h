@@ -42,6 +42,15 @@ double spent_alpha(SpendingFunction spending, double fraction, double one_sided_
 std::optional<std::vector<double>> spending_boundaries(const std::vector<double>& fractions, double one_sided_alpha,
                                                        SpendingFunction spending);
 
+// The same with the looks' information (pairs, or any measure proportional to 1 / variance) apart from
+// their spending fractions, for a run whose planned maximum grew (the budget left after other rows
+// stopped): the Z_j then have correlations sqrt(I_i / I_j), while each look spends
+// alpha(t_j) - alpha(t_{j-1}) as planned at the time. Fractions may repeat (a look that spends nothing);
+// information must increase.
+std::optional<std::vector<double>> spending_boundaries(const std::vector<double>& information,
+                                                       const std::vector<double>& fractions, double one_sided_alpha,
+                                                       SpendingFunction spending);
+
 // The t_{K-1} critical value with the same upper tail as z: t_{K-1}^{-1}(Phi(z)). K >= 2.
 double t_critical_for(double z, std::size_t pairs);
 
@@ -73,9 +82,11 @@ struct SequentialRow {
 };
 
 // One look over all benchmarks. pairs_by_benchmark[b] holds benchmark b's worker pairs so far (its
-// information fraction is their count over design.looks.back(), capped at 1; a final look counts as 1,
-// spending what is left). Rows already stopped are kept as they are. Each other row is analysed, its
-// difference and equivalence intervals use this look's boundaries (computed from the fractions of the
+// spending fraction is their count over design.looks.back(), capped at 1; a final look counts as 1,
+// spending what is left). design.looks.back() may grow between looks, when the budget left by rows that
+// stopped goes to the rest: past looks keep what they spent, and the boundaries use the true correlation
+// of the looks (the overload of spending_boundaries above). Rows already stopped are kept as they are. Each other row
+// is analysed, its difference and equivalence intervals use this look's boundaries (computed from the fractions of the
 // row's own looks), the p-values of all rows are adjusted together by Benjamini-Hochberg
 // (benjamini_hochberg in stats/comparison.h) and a change needs adjusted_p <= q times the look's nominal
 // level over alpha. A row whose verdict is faster, slower or same stops; at a final look every row
