@@ -69,7 +69,8 @@ std::vector<std::size_t> look_schedule(std::size_t max_pairs);
 struct SequentialRow {
   bool stopped = false;
   std::size_t looks_taken = 0;              // looks at which this row was analysed
-  std::vector<double> fractions;            // the information fraction of each of those looks
+  std::vector<double> information;          // the pairs at each of those looks
+  std::vector<double> fractions;            // the spending fraction of each: pairs / the planned maximum then
   std::optional<PairedAnalysis> analysis;   // at the latest look
   std::optional<RatioInterval> difference;  // the repeated confidence intervals at the latest look
   std::optional<RatioInterval> equivalence;
