@@ -5,7 +5,6 @@
 #include <cstdint>
 
 #include <boost/math/constants/constants.hpp>
-#include <boost/math/distributions/students_t.hpp>
 
 #include "stats/paired_detail.h"
 #include "stats/statistics.h"
@@ -64,7 +63,7 @@ namespace paired_detail {
 double clamp_log(double value) { return std::clamp(value, -kMaxAbsLogRatio, kMaxAbsLogRatio); }
 
 double t_quantile(double degrees_of_freedom, double p) {
-  return boost::math::quantile(boost::math::students_t(degrees_of_freedom), p);
+  return boost::math::quantile(StudentT(degrees_of_freedom), p);
 }
 
 double mean_of(const std::vector<double>& values) {
@@ -192,7 +191,7 @@ std::optional<double> t_test_p_value(const std::vector<double>& values) {
   const double sd = sample_sd(values);
   if (!(sd > 0.0)) return mean == 0.0 ? 1.0 : 0.0;
   const double t = mean / (sd / std::sqrt(static_cast<double>(values.size())));
-  const boost::math::students_t law(static_cast<double>(values.size() - 1));
+  const StudentT law(static_cast<double>(values.size() - 1));
   return std::clamp(2.0 * boost::math::cdf(boost::math::complement(law, std::fabs(t))), 0.0, 1.0);
 }
 

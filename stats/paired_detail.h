@@ -3,6 +3,8 @@
 #include <cstddef>
 #include <vector>
 
+#include <boost/math/distributions/students_t.hpp>
+
 #include "stats/paired.h"
 
 // What paired.cc, paired_verdict.cc and sequential.cc share; not part of the API.
@@ -19,6 +21,11 @@ double clamp_log(double value);
 // The sign-flip enumeration's limit: 2^24 sums take about 0.05 s.
 inline constexpr std::size_t kSignFlipMaxEnumerated = 24;
 
+// Student's t in double precision throughout: Boost's default promotes to long double, several times
+// slower, for digits that no interval here needs.
+using StudentT =
+    boost::math::students_t_distribution<double,
+                                         boost::math::policies::policy<boost::math::policies::promote_double<false>>>;
 double t_quantile(double degrees_of_freedom, double p);
 double mean_of(const std::vector<double>& values);
 double sample_sd(const std::vector<double>& values);  // n - 1; values.size() >= 2

@@ -5,6 +5,7 @@
 #include <boost/math/constants/constants.hpp>
 
 #include "stats/hierarchical.h"
+#include "stats/paired_detail.h"
 #include "stats/sequential.h"
 
 namespace gbx {
@@ -47,34 +48,35 @@ std::optional<PairedPlan> plan_paired(const PairedVariance& variance, const Pair
   const double pair_seconds = std::max(costs.pair_start_seconds, 1e-6);
   const double between = std::max(between_pairs, 1e-12);
 
-  // The smallest target half-width whose plan fits the budget: its cost falls as the target widens.
-  const auto plan_for = [&](double target) {
-    return plan_replication(between, block_pair_variance, pair_seconds, block_pair_seconds, target);
+  // Kalibera & Jones's optimum at this level does not depend on the target: B* block pairs per pair
+  // (plan_replication's n*, the same formula), then as many pairs as the budget affords.
+  const double optimum =
+      std::sqrt(kMedianEfficiency * block_pair_variance * pair_seconds / (between * block_pair_seconds));
+  auto block_pairs =
+      static_cast<std::size_t>(std::clamp(std::round(optimum), 2.0, static_cast<double>(kPlanMaxSamplesPerProcess)));
+  const auto affordable = [&](std::size_t b) {
+    return std::floor(budget_seconds / (costs.pair_start_seconds + static_cast<double>(b) * block_pair_seconds));
   };
-  std::optional<HierarchicalPlan> best;
-  double narrow = 1e-4;
-  double wide = 0.5;
-  const auto widest = plan_for(wide);
-  if (widest && widest->total_seconds <= budget_seconds) {
-    best = widest;
-    for (int step = 0; step < 60; ++step) {
-      const double middle = std::sqrt(narrow * wide);
-      const auto candidate = plan_for(middle);
-      if (candidate && candidate->total_seconds <= budget_seconds) {
-        best = candidate;
-        wide = middle;
-      } else {
-        narrow = middle;
-      }
-    }
-  }
-  if (best) {
-    plan.pairs = best->processes;
-    plan.block_pairs_per_pair = best->samples_per_process;
-  } else {
+  if (affordable(block_pairs) < 2.0) block_pairs = 2;
+  const double pairs = std::min(affordable(block_pairs), static_cast<double>(kPlanMaxProcesses));
+  if (pairs < 2.0) {
     plan.fits_budget = false;
     plan.pairs = 2;
     plan.block_pairs_per_pair = 2;
+  } else {
+    plan.pairs = static_cast<std::size_t>(pairs);
+    plan.block_pairs_per_pair = block_pairs;
+    // plan_replication at the half-width these pairs reach: the least block pairs that still reach it
+    // (never more than B*, so never over the budget).
+    const double k = static_cast<double>(plan.pairs);
+    const double variance_of_mean =
+        (between + kMedianEfficiency * block_pair_variance / static_cast<double>(block_pairs)) / k;
+    const double target = std::expm1(paired_detail::t_quantile(k - 1.0, 0.975) * std::sqrt(variance_of_mean));
+    const auto replication = plan_replication(between, block_pair_variance, pair_seconds, block_pair_seconds, target);
+    if (replication && replication->processes <= plan.pairs && replication->samples_per_process <= block_pairs &&
+        replication->samples_per_process >= 2) {
+      plan.block_pairs_per_pair = replication->samples_per_process;
+    }
   }
   plan.looks = look_schedule(plan.pairs);
   plan.seconds_per_pair =

@@ -7,7 +7,6 @@
 
 #include <boost/math/constants/constants.hpp>
 #include <boost/math/distributions/normal.hpp>
-#include <boost/math/distributions/students_t.hpp>
 
 #include "stats/comparison.h"
 #include "stats/paired_detail.h"
@@ -26,7 +25,7 @@ constexpr double kNoBoundary = 40.0;
 constexpr std::size_t kGridPoints = 201;
 constexpr double kGridLowerSds = 10.0;
 
-double normal_upper(double z) { return boost::math::cdf(boost::math::complement(boost::math::normal(), z)); }
+double normal_upper(double z) { return 0.5 * std::erfc(z / boost::math::constants::root_two<double>()); }
 double normal_density(double z) { return std::exp(-0.5 * z * z) / boost::math::constants::root_two_pi<double>(); }
 
 // The density of S(t) on an even grid over [lower, upper], restricted to the paths that have not
@@ -156,7 +155,7 @@ std::optional<std::vector<double>> spending_boundaries(const std::vector<double>
 double t_critical_for(double z, std::size_t pairs) {
   const double degrees = static_cast<double>(pairs < 2 ? 1 : pairs - 1);
   const double tail = std::max(normal_upper(z), 1e-300);
-  return boost::math::quantile(boost::math::complement(boost::math::students_t(degrees), tail));
+  return boost::math::quantile(boost::math::complement(StudentT(degrees), tail));
 }
 
 std::vector<std::size_t> look_schedule(std::size_t max_pairs) {

@@ -106,10 +106,12 @@ struct PairedCosts {
 // pair B and worker pairs K. n: the Kalibera-Jones optimum at the block-pair level,
 // n* = sqrt((pi/2) 2 sigma_w^2 c_warm / (sigma_blk^2 c_s)), clamped to [kMinSamplesPerBlock,
 // kMaxBlockSeconds / c_s] (a block stays short, so that the drift within a block pair stays small).
-// B and K: plan_replication (stats/hierarchical.h) with the block pair as its "sample" (variance
-// sigma_blk^2 + (pi/2) sigma_w^2 2/n, cost 2 (c_warm + n c_s)) and the worker pair as its "process"
-// (variance sigma_pair^2, cost pair_start_seconds), for the smallest target half-width whose plan fits
-// the budget (bisection); looks from look_schedule(K).
+// B: Kalibera & Jones's optimum one level up, with the block pair as the "sample" (variance
+// sigma_blk^2 + (pi/2) sigma_w^2 2/n, cost 2 (c_warm + n c_s)) and the worker pair as the "process"
+// (variance sigma_pair^2, cost pair_start_seconds): B* = sqrt((pi/2) v_bp c_pair / (sigma_pair^2 c_bp)),
+// at least 2 (one block pair of each order). K: as many pairs as the budget affords at B*; then
+// plan_replication (stats/hierarchical.h) at the half-width those K reach lowers B to the least that
+// still reaches it. Looks from look_schedule(K).
 inline constexpr std::size_t kMinSamplesPerBlock = 3;
 inline constexpr double kMaxBlockSeconds = 0.05;
 // The variance components assumed before any measurement (log scale): issue 21's figures on the
