@@ -72,6 +72,30 @@ GridDensity advance(const GridDensity& density, double increment, double lower, 
   return next;
 }
 
+struct Boundaries {
+  std::optional<std::vector<double>> difference;
+  std::optional<std::vector<double>> equivalence;
+};
+
+// The boundaries of a row's looks. Rows share their looks, and a simulation asks for the same ones run
+// after run, while each costs about a millisecond: a small memo per thread (cleared when full, so it
+// stays bounded).
+const Boundaries& boundaries_for(const std::vector<double>& information, const std::vector<double>& fractions,
+                                 const SequentialDesign& design) {
+  thread_local std::map<std::vector<double>, Boundaries> memo;
+  std::vector<double> key = information;
+  key.insert(key.end(), fractions.begin(), fractions.end());
+  key.push_back(design.options.alpha);
+  key.push_back(design.options.equivalence_alpha);
+  key.push_back(design.spending == SpendingFunction::pocock ? 1.0 : 0.0);
+  auto found = memo.find(key);
+  if (found != memo.end()) return found->second;
+  if (memo.size() >= 1024) memo.clear();
+  Boundaries computed{spending_boundaries(information, fractions, design.options.alpha / 2.0, design.spending),
+                      spending_boundaries(information, fractions, design.options.equivalence_alpha, design.spending)};
+  return memo.emplace(std::move(key), std::move(computed)).first->second;
+}
+
 }  // namespace
 
 const char* to_string(SpendingFunction spending) {
@@ -171,11 +195,6 @@ void sequential_look(const std::vector<std::vector<WorkerPairBlocks>>& pairs_by_
   const double max_pairs = static_cast<double>(design.looks.empty() ? 1 : design.looks.back());
   const PairedOptions& options = design.options;
   std::vector<bool> analysed(rows.size(), false);
-  struct Boundaries {
-    std::optional<std::vector<double>> difference;
-    std::optional<std::vector<double>> equivalence;
-  };
-  std::map<std::vector<double>, Boundaries> boundaries;
   for (std::size_t b = 0; b < rows.size(); ++b) {
     SequentialRow& row = rows[b];
     if (row.stopped) continue;
@@ -200,18 +219,9 @@ void sequential_look(const std::vector<std::vector<WorkerPairBlocks>>& pairs_by_
     row.information.push_back(pairs);
     row.fractions.push_back(fraction);
     row.looks_taken = row.fractions.size();
-    // Rows usually share their looks, and a boundary costs milliseconds: computed once per look.
-    std::vector<double> key = row.information;
-    key.insert(key.end(), row.fractions.begin(), row.fractions.end());
-    auto cached = boundaries.find(key);
-    if (cached == boundaries.end()) {
-      Boundaries computed{
-          spending_boundaries(row.information, row.fractions, options.alpha / 2.0, design.spending),
-          spending_boundaries(row.information, row.fractions, options.equivalence_alpha, design.spending)};
-      cached = boundaries.emplace(std::move(key), std::move(computed)).first;
-    }
-    const auto& difference_z = cached->second.difference;
-    const auto& equivalence_z = cached->second.equivalence;
+    const Boundaries& boundaries = boundaries_for(row.information, row.fractions, design);
+    const auto& difference_z = boundaries.difference;
+    const auto& equivalence_z = boundaries.equivalence;
     if (!difference_z || !equivalence_z) continue;
     row.nominal_alpha = 2.0 * normal_upper(difference_z->back());
     row.difference = analysis->difference_interval;
