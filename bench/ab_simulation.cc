@@ -9,6 +9,7 @@
 #include <cstdlib>
 #include <random>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "bench/ab_machine_model.h"
@@ -70,7 +71,8 @@ void print_row(const char* scenario, const char* design, const char* rows_label,
 }
 
 // One scenario: each run draws one machine, and both designs measure the same suite on it.
-void scenario(const char* name, std::size_t runs, double budget, const std::vector<double>& changes) {
+void scenario(const char* name, std::size_t runs, double budget, const std::vector<double>& changes,
+              const MachineNoise& noise) {
   Tally paired_changed, paired_unchanged, today_changed, today_unchanged, today_narrow_changed, today_narrow_unchanged;
   std::vector<bool> changed(changes.size()), unchanged(changes.size());
   for (std::size_t i = 0; i < changes.size(); ++i) {
@@ -80,7 +82,7 @@ void scenario(const char* name, std::size_t runs, double budget, const std::vect
   for (std::size_t run = 0; run < runs; ++run) {
     std::vector<SimulatedBenchmark> suite = default_suite(0.0);
     for (std::size_t i = 0; i < suite.size(); ++i) suite[i].change = changes[i];
-    Machine machine(MachineNoise{}, 1000 + run);
+    Machine machine(noise, 1000 + run);
     std::mt19937_64 engine(7 * run + 1);
     PairedDesign paired;
     paired.budget_seconds = budget;
@@ -106,15 +108,27 @@ void scenario(const char* name, std::size_t runs, double budget, const std::vect
   if (any_changed) print_row(name, "today (band 0.5%)", "changed", today_narrow_changed);
 }
 
-// The group-sequential rule alone, on one row (so Benjamini-Hochberg is the identity) and with no
-// noise band, so that its error rates are the spending rule's: each pair's log ratio N(log ratio, sd^2),
-// sd 1.4%, looks at 5, 10 and 20 pairs. At ratio 1.00 the faster/slower share is the difference test's
-// type I error (5% two-sided at one look); at 1.02, the margin's edge, the same share is the TOST's
-// (5%). Beside the spending rules, the naive one: the fixed-sample 95% and 90% intervals at every look.
+// The group-sequential rule alone, on one row (so Benjamini-Hochberg is the identity), each pair's log
+// ratio N(log ratio, sd^2) with sd 1.4%, looks at 5, 10 and 20 pairs:
+// - the difference test alone (no band, no margin) at ratio 1.00: its type I error, 5% two-sided at
+//   one look;
+// - the TOST alone (no change verdict) at ratio 1.02, the margin's edge: its type I error, 5%;
+// - the whole rule (band 0.5%, margin 2%) at 1.00 (same) and 1.02 (slower): power and pairs used.
+// Beside the spending rules, the naive one: the fixed-sample 95% and 90% intervals at every look.
+struct SequentialCase {
+  const char* name;
+  double ratio;
+  double noise_band;
+  double margin;
+  Verdict counted;
+};
+
 void sequential_rates(std::size_t runs) {
-  std::printf("\n| rule | true ratio | faster or slower | same | mean pairs used |\n");
-  std::printf("| --- | --- | --- | --- | --- |\n");
-  const double sd = 0.014;
+  const std::vector<SequentialCase> cases = {
+      {"difference alone, 1.00: false faster/slower", 1.0, 0.0, 1e-9, Verdict::slower},
+      {"TOST alone, 1.02: false same", 1.02, 0.99, kDefaultEquivalenceMargin, Verdict::same},
+      {"whole rule, 1.00: same", 1.0, kPairedNoiseBand, kDefaultEquivalenceMargin, Verdict::same},
+      {"whole rule, 1.02: slower", 1.02, kPairedNoiseBand, kDefaultEquivalenceMargin, Verdict::slower}};
   struct Rule {
     const char* name;
     std::vector<std::size_t> looks;
@@ -126,27 +140,36 @@ void sequential_rates(std::size_t runs) {
       {"naive: fixed intervals at 5/10/20", {5, 10, 20}, SpendingFunction::obrien_fleming, true},
       {"O'Brien-Fleming-type at 5/10/20", {5, 10, 20}, SpendingFunction::obrien_fleming, false},
       {"Pocock-type at 5/10/20", {5, 10, 20}, SpendingFunction::pocock, false}};
+  std::printf("\n%zu runs a cell: the share of runs with the verdict, and the mean pairs used\n\n", runs);
+  std::printf("| rule |");
+  for (const SequentialCase& c : cases) std::printf(" %s |", c.name);
+  std::printf("\n| --- |");
+  for (std::size_t i = 0; i < cases.size(); ++i) std::printf(" --- |");
+  std::printf("\n");
   for (const Rule& rule : rules) {
-    for (double ratio : {1.0, 1.02, 1.01}) {
+    std::printf("| %s |", rule.name);
+    for (const SequentialCase& c : cases) {
       std::mt19937_64 engine(42);
-      std::normal_distribution<double> noise(std::log(ratio), sd);
-      double changes = 0, same = 0, pairs_used = 0;
+      std::normal_distribution<double> noise(std::log(c.ratio), 0.014);
+      double counted = 0, pairs_used = 0;
       SequentialDesign design;
       design.looks = rule.looks;
       design.spending = rule.spending;
-      design.options.noise_band = 0.0;
+      design.options.noise_band = c.noise_band;
+      design.options.equivalence_margin = c.margin;
       for (std::size_t run = 0; run < runs; ++run) {
         std::vector<std::vector<WorkerPairBlocks>> pairs(1);
         std::vector<SequentialRow> state;
         PairedDecision naive;
+        std::size_t used = 0;
         for (std::size_t k = 1; k <= rule.looks.back(); ++k) {
           const double x = std::exp(noise(engine));
           pairs[0].push_back(WorkerPairBlocks{{BlockPair{{1.0, 1.0, 1.0}, {x, x, x}, false, 0.0}}});
           if (std::find(rule.looks.begin(), rule.looks.end(), k) == rule.looks.end()) continue;
+          used = k;
           if (rule.naive) {
             const auto analysis = analyze_pairs(pairs[0], design.options);
             naive = decide_paired(*analysis, analysis->p_t, design.options);
-            if (naive.verdict != Verdict::inconclusive || k == rule.looks.back()) pairs_used += static_cast<double>(k);
             if (naive.verdict != Verdict::inconclusive) break;
           } else {
             sequential_look(pairs, state, design, k == rule.looks.back());
@@ -154,14 +177,14 @@ void sequential_rates(std::size_t runs) {
           }
         }
         const Verdict v = rule.naive ? naive.verdict : state[0].decision.verdict;
-        if (v == Verdict::faster || v == Verdict::slower) ++changes;
-        if (v == Verdict::same) ++same;
-        if (!rule.naive) pairs_used += state[0].information.back();
+        const bool change = v == Verdict::faster || v == Verdict::slower;
+        if (c.counted == Verdict::slower ? change : v == c.counted) ++counted;
+        pairs_used += static_cast<double>(used);
       }
       const double n = static_cast<double>(runs);
-      std::printf("| %s | %.2f | %.2f%% | %.2f%% | %.1f |\n", rule.name, ratio, 100.0 * changes / n, 100.0 * same / n,
-                  pairs_used / n);
+      std::printf(" %.2f%% (%.1f) |", 100.0 * counted / n, pairs_used / n);
     }
+    std::printf("\n");
   }
 }
 
@@ -179,14 +202,23 @@ int main(int argc, char** argv) {
       "| scenario | design | rows | faster or slower | slower | same | inconclusive | other | mean wall time | "
       "median MDE of inconclusive rows |\n");
   std::printf("| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |\n");
-  scenario("A/A", runs, budget, std::vector<double>(12, 0.0));
-  scenario("all 2% slower", runs, budget, std::vector<double>(12, 0.02));
+  MachineNoise harsh;  // twice the offsets and the drift, steps twice as often, 0.5% within a block
+  harsh.process_sd = 0.02;
+  harsh.drift_sd = 0.04;
+  harsh.steps_per_second = 0.4;
+  harsh.within_sd = 0.005;
   std::vector<double> mixed(12, 0.0);
   for (std::size_t i = 0; i < mixed.size(); i += 2) mixed[i] = 0.02;
-  scenario("6 of 12 2% slower", runs, budget, mixed);
   std::vector<double> one(12, 0.0);
   one[5] = 0.02;
-  scenario("1 of 12 2% slower", runs, budget, one);
-  sequential_rates(runs * 50);
+  for (const auto& [label, noise] : {std::pair<const char*, MachineNoise>{"", MachineNoise{}},
+                                     std::pair<const char*, MachineNoise>{"harsh: ", harsh}}) {
+    const std::string prefix = label;
+    scenario((prefix + "A/A").c_str(), runs, budget, std::vector<double>(12, 0.0), noise);
+    scenario((prefix + "all 2% slower").c_str(), runs, budget, std::vector<double>(12, 0.02), noise);
+    scenario((prefix + "6 of 12 2% slower").c_str(), runs, budget, mixed, noise);
+    scenario((prefix + "1 of 12 2% slower").c_str(), runs, budget, one, noise);
+  }
+  sequential_rates(runs * 100);
   return 0;
 }
