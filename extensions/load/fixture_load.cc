@@ -4,10 +4,12 @@
 #include <exception>
 #include <memory>
 #include <string>
+#include <thread>
 
 #include "extensions/fixture.h"
 #include "extensions/interrupt.h"
 #include "extensions/load/thread_pool.h"
+#include "stats/statistics.h"
 
 namespace gbx {
 
@@ -19,6 +21,31 @@ struct Workers {
   std::vector<bool> acquired;
   std::vector<bool> set_up;
 };
+
+std::vector<std::function<void()>> noops(std::int64_t count) {
+  return std::vector<std::function<void()>>(static_cast<std::size_t>(count), [] {});
+}
+
+// Why the registered sweep of `plan` would not give valid numbers here, or nothing: its levels are cut
+// to the cores, and the harness's cost per request, measured with a no-op at concurrency 1, must stay
+// within the plan's limit of the kernel's median time (docs/load.md, "The default suite").
+std::string reason_to_skip(LoadPlan& plan, double median_seconds) {
+  const auto cores = static_cast<std::int64_t>(std::max(1u, std::thread::hardware_concurrency()));
+  plan.concurrency.erase(std::remove_if(plan.concurrency.begin(), plan.concurrency.end(),
+                                        [cores](std::int64_t c) { return c > cores; }),
+                         plan.concurrency.end());
+  if (plan.concurrency.empty()) return "every concurrency level is above the " + std::to_string(cores) + " cores";
+  ThreadServicePool noop(noops(1));
+  const auto overhead = harness_overhead_per_request(noop, 1, 2000, 0.02);
+  if (!overhead) return "the harness's overhead could not be measured";
+  if (!(median_seconds > 0.0) || *overhead > plan.overhead_limit * median_seconds) {
+    char text[160];
+    std::snprintf(text, sizeof text, "the harness costs %.3g s a request, more than %g%% of the kernel's %.3g s",
+                  *overhead, 100.0 * plan.overhead_limit, median_seconds);
+    return text;
+  }
+  return {};
+}
 
 }  // namespace
 
@@ -33,6 +60,11 @@ std::optional<LoadResult> FixtureLoadAccess::measure(FixtureBase& fixture, const
   result.latency_bound_seconds = plan.latency_bound_seconds;
   result.littles_law_tolerance = plan.littles_law_tolerance;
   result.saturation_tolerance = plan.saturation_tolerance;
+  result.requested = !plan.only_where_valid;
+  if (plan.only_where_valid) {
+    result.skipped = reason_to_skip(plan, median(fixture.record_.measurement.samples).value_or(0.0));
+    if (!result.skipped.empty()) return result;
+  }
   if (!fixture.make_another_) {
     result.error = "this fixture was registered without a way to make more instances (register_fixture<F>)";
     return result;
@@ -76,8 +108,10 @@ std::optional<LoadResult> FixtureLoadAccess::measure(FixtureBase& fixture, const
     }
     {
       ThreadServicePool pool(std::move(runs));
-      LoadResult measured = run_load_sweep(pool, plan, interrupt_requested);
+      ThreadServicePool noop(noops(worker_count));
+      LoadResult measured = run_load_sweep(pool, plan, interrupt_requested, &noop);
       measured.workers = result.workers;
+      measured.requested = result.requested;
       result = std::move(measured);
     }
   } catch (const std::exception& e) {

@@ -49,7 +49,8 @@ bool parse_positive(const std::string& text, double& out) {
 
 const std::vector<std::string>& load_flag_names() {
   static const std::vector<std::string> names = {"gbx_concurrency",  "gbx_offered_load",  "gbx_arrivals",
-                                                 "gbx_arrival_seed", "gbx_latency_bound", "gbx_load_requests"};
+                                                 "gbx_arrival_seed", "gbx_latency_bound", "gbx_load_requests",
+                                                 "gbx_find_peak"};
   return names;
 }
 
@@ -88,6 +89,9 @@ void parse_load_flag(const std::string& name, const std::string& value, LoadFlag
     long long requests = 0;
     if (!parse_integer(value, 10, requests)) refuse(name, value, "an integer of at least 10");
     flags.requests = requests;
+  } else if (name == "gbx_find_peak") {
+    if (value != "on" && value != "off") refuse(name, value, "on or off");
+    flags.find_peak = value == "on";
   } else {
     throw FlagError("--" + name + " is not a load flag");
   }
@@ -99,7 +103,8 @@ std::string load_flags_help() {
          "  --gbx_arrivals=poisson|constant  open-loop arrivals (default poisson, seeded)\n"
          "  --gbx_arrival_seed=S   seed of the Poisson arrivals (default 1)\n"
          "  --gbx_latency_bound=S  p99 latency bound, seconds: the sweep reports the throughput under it\n"
-         "  --gbx_load_requests=N  measured requests per load level (default 200)\n";
+         "  --gbx_load_requests=N  measured requests per load level (default 200)\n"
+         "  --gbx_find_peak=on     bisect open-loop rates for the highest whose p99 meets --gbx_latency_bound\n";
 }
 
 namespace {
@@ -127,8 +132,10 @@ bool effective_load_plan(const LoadPlan* registered, const LoadFlags& flags, con
   if (flags.arrival_seed >= 0) plan.arrival_seed = static_cast<std::uint64_t>(flags.arrival_seed);
   if (flags.latency_bound_seconds > 0.0) plan.latency_bound_seconds = flags.latency_bound_seconds;
   if (flags.requests > 0) plan.requests = flags.requests;
+  if (flags.find_peak) plan.find_peak = *flags.find_peak;
+  if (flags.any()) plan.only_where_valid = false;
   plan.servers = std::max<std::int64_t>(plan.servers, 1);
-  if (!plan.offered_load.empty() &&
+  if ((!plan.offered_load.empty() || plan.find_peak) &&
       std::find(plan.concurrency.begin(), plan.concurrency.end(), plan.servers) == plan.concurrency.end()) {
     plan.concurrency.push_back(plan.servers);
   }
