@@ -36,8 +36,8 @@ std::string seconds_text(double seconds) {
 
 }  // namespace
 
-std::optional<OccupancyEstimate> occupancy_in_window(const std::vector<OccupancySample>& samples,
-                                                     double window_start, double window_end) {
+std::optional<OccupancyEstimate> occupancy_in_window(const std::vector<OccupancySample>& samples, double window_start,
+                                                     double window_end) {
   std::vector<double> inside;
   for (const auto& s : samples) {
     if (s.time >= window_start && s.time <= window_end) inside.push_back(s.in_flight);
@@ -133,9 +133,8 @@ ClosedLoopLevel analyze_closed_loop(const ClosedLoopRun& run, std::int64_t concu
     level.littles_law_violated = level.littles_law && !level.littles_law->holds;
     level.sampled_in_flight = occupancy_in_window(run.occupancy, ws, we);
     level.independent_littles_law = independent_littles_law(level.throughput->rate, level.latency_mean_seconds,
-                                                             level.sampled_in_flight, littles_tolerance);
-    level.independent_littles_law_violated =
-        level.independent_littles_law && !level.independent_littles_law->holds;
+                                                            level.sampled_in_flight, littles_tolerance);
+    level.independent_littles_law_violated = level.independent_littles_law && !level.independent_littles_law->holds;
   }
   level.validity = judge_validity(latencies, latency_bound, confidence);
   return level;

@@ -18,8 +18,8 @@ OpenLoopLevel analyze_open_loop(const OpenLoopRun& run, double offered_rate, std
 // The sampler's readings inside [window_start, window_end]: their mean, and its standard error from
 // 10 batch means (neighbouring readings are correlated when they come faster than requests end).
 // Absent with no reading inside.
-std::optional<OccupancyEstimate> occupancy_in_window(const std::vector<OccupancySample>& samples,
-                                                     double window_start, double window_end);
+std::optional<OccupancyEstimate> occupancy_in_window(const std::vector<OccupancySample>& samples, double window_start,
+                                                     double window_end);
 
 // Little's law against the sampled L, or absent with fewer than 30 readings. The gap allowed is the
 // tolerance plus three standard errors of the sampled mean, relative to it.

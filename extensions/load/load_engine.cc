@@ -15,7 +15,6 @@ namespace {
 
 constexpr double kInfinity = std::numeric_limits<double>::infinity();
 
-
 }  // namespace
 
 std::vector<double> arrival_offsets(ArrivalProcess process, double rate, std::size_t count, std::uint64_t seed) {
@@ -140,7 +139,8 @@ OpenLoopRun run_open_loop(ServicePool& pool, std::size_t servers, const std::vec
 
 std::optional<double> harness_overhead_per_request(ServicePool& noop, std::size_t concurrency, std::int64_t requests,
                                                    double max_seconds) {
-  const ClosedLoopRun run = run_closed_loop(noop, concurrency, std::min<std::int64_t>(requests, 100), requests, max_seconds);
+  const ClosedLoopRun run =
+      run_closed_loop(noop, concurrency, std::min<std::int64_t>(requests, 100), requests, max_seconds);
   std::size_t inside = 0;
   for (const auto& r : run.requests) inside += r.end > run.window_start && r.end <= run.window_end;
   if (inside == 0 || !(run.window_end > run.window_start)) return std::nullopt;
@@ -154,17 +154,18 @@ OpenLoopLevel run_open_level(ServicePool& pool, const LoadPlan& plan, double rat
       arrival_offsets(plan.arrivals, rate, warmup + static_cast<std::size_t>(plan.requests), plan.arrival_seed);
   const auto run =
       run_open_loop(pool, static_cast<std::size_t>(plan.servers), offsets, warmup, plan.max_seconds_per_level);
-  OpenLoopLevel level = analyze_open_loop(run, rate, plan.servers, plan.littles_law_tolerance,
-                                          plan.saturation_tolerance, plan.latency_bound_seconds,
-                                          plan.percentile_confidence);
+  OpenLoopLevel level =
+      analyze_open_loop(run, rate, plan.servers, plan.littles_law_tolerance, plan.saturation_tolerance,
+                        plan.latency_bound_seconds, plan.percentile_confidence);
   if (noop != nullptr && level.service_mean_seconds > 0.0) {
     // The hand-over of the open loop (release, wake-up, completion), on a no-op at the same rate: its
     // mean latency from the scheduled arrival, over a few hundred arrivals.
-    const std::vector<double> few(offsets.begin(), offsets.begin() + std::min<std::size_t>(offsets.size(), warmup + 500));
-    const OpenLoopRun idle = run_open_loop(*noop, static_cast<std::size_t>(plan.servers), few, warmup,
-                                           plan.max_seconds_per_level);
-    const OpenLoopLevel idle_level = analyze_open_loop(idle, rate, plan.servers, plan.littles_law_tolerance,
-                                                       plan.saturation_tolerance);
+    const std::vector<double> few(offsets.begin(),
+                                  offsets.begin() + std::min<std::size_t>(offsets.size(), warmup + 500));
+    const OpenLoopRun idle =
+        run_open_loop(*noop, static_cast<std::size_t>(plan.servers), few, warmup, plan.max_seconds_per_level);
+    const OpenLoopLevel idle_level =
+        analyze_open_loop(idle, rate, plan.servers, plan.littles_law_tolerance, plan.saturation_tolerance);
     if (idle_level.requests > 0) {
       level.overhead.per_request_seconds = idle_level.latency_mean_seconds;
       level.overhead.fraction_of_service = idle_level.latency_mean_seconds / level.service_mean_seconds;
@@ -191,8 +192,8 @@ LoadResult run_load_sweep(ServicePool& pool, const LoadPlan& plan, const std::fu
                                                 plan.latency_bound_seconds, plan.percentile_confidence);
     if (noop != nullptr && level.latency_mean_seconds > 0.0) {
       HarnessOverhead& o = level.overhead;
-      o.per_request_seconds = harness_overhead_per_request(*noop, static_cast<std::size_t>(concurrency),
-                                                           plan.requests, std::min(plan.max_seconds_per_level, 0.05));
+      o.per_request_seconds = harness_overhead_per_request(*noop, static_cast<std::size_t>(concurrency), plan.requests,
+                                                           std::min(plan.max_seconds_per_level, 0.05));
       if (o.per_request_seconds) {
         o.fraction_of_service = *o.per_request_seconds / level.latency_mean_seconds;
         o.exceeded = o.fraction_of_service > plan.overhead_limit;

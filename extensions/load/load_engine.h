@@ -84,9 +84,9 @@ ClosedLoopRun run_closed_loop(ServicePool& pool, std::size_t concurrency, std::i
                               std::int64_t requests, double max_seconds);
 
 struct OpenLoopRun {
-  std::vector<RequestTimes> requests;  // released requests in arrival order
+  std::vector<RequestTimes> requests;      // released requests in arrival order
   std::vector<OccupancySample> occupancy;  // busy workers
-  std::size_t warmup_requests = 0;     // the first arrivals, left out of the window
+  std::size_t warmup_requests = 0;         // the first arrivals, left out of the window
   std::int64_t not_released = 0;
   double window_start = 0.0;  // the first measured arrival
   double window_end = 0.0;    // the last measured arrival

@@ -128,7 +128,7 @@ struct LoadResult {
   std::optional<PeakSearch> peak_search;
   bool requested = true;  // asked for by a --gbx_* load flag; false: the registration's (default suite)
   std::string skipped;    // why a registered sweep did not run here (its numbers would not be valid)
-  std::string error;                       // the sweep failed part-way; the levels measured before are kept
+  std::string error;      // the sweep failed part-way; the levels measured before are kept
 };
 
 }  // namespace gbx

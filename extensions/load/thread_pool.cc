@@ -125,8 +125,8 @@ void ThreadServicePool::work(std::size_t slot) {
     } catch (...) {
       failure = std::current_exception();
     }
+    state.busy.store(0, std::memory_order_release);  // before the clock read, as in closed_loop
     done.end = steady_now_seconds();
-    state.busy.store(0, std::memory_order_release);
     {
       std::lock_guard<std::mutex> lock(mutex_);
       if (failure && !failure_) failure_ = failure;
@@ -144,11 +144,14 @@ void ThreadServicePool::closed_loop(std::size_t slot) {
   std::size_t filled = 0;
   try {
     while (filled < capacity && !stop_closed_.load(std::memory_order_relaxed)) {
+      // Raised before the start's clock read and lowered before the end's: the flag's interval is
+      // then as long as the timed one, shifted by the part of a clock read before its timestamp,
+      // so that the sampled L and the one from the times differ by no clock read (docs/load.md).
       state.busy.store(1, std::memory_order_release);
       const double start = steady_now_seconds();
       run();
-      const double end = steady_now_seconds();
       state.busy.store(0, std::memory_order_release);
+      const double end = steady_now_seconds();
       log[filled] = Completion{slot, start, end};
       state.count.store(++filled, std::memory_order_release);
     }

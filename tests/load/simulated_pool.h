@@ -54,7 +54,8 @@ class SimulatedPool final : public ServicePool {
     std::size_t ended = 0;
     int busy = 0;
     bool issuing = true;
-    for (std::size_t slot = 0; slot < workers; ++slot, ++busy) events.push({clock_ + service_(), clock_, slot, sequence_++});
+    for (std::size_t slot = 0; slot < workers; ++slot, ++busy)
+      events.push({clock_ + service_(), clock_, slot, sequence_++});
     while (!events.empty()) {
       const Event e = events.top();
       events.pop();
