@@ -49,7 +49,8 @@ bool parse_positive(const std::string& text, double& out) {
 
 const std::vector<std::string>& load_flag_names() {
   static const std::vector<std::string> names = {"gbx_concurrency",  "gbx_offered_load",  "gbx_arrivals",
-                                                 "gbx_arrival_seed", "gbx_latency_bound", "gbx_load_requests"};
+                                                 "gbx_arrival_seed", "gbx_latency_bound", "gbx_load_requests",
+                                                 "gbx_find_peak",    "gbx_load_seconds"};
   return names;
 }
 
@@ -66,10 +67,14 @@ void parse_load_flag(const std::string& name, const std::string& value, LoadFlag
       flags.concurrency.push_back(level);
     }
   } else if (name == "gbx_offered_load") {
+    if (value == "off") {
+      flags.no_open_loop = true;
+      return;
+    }
     for (const auto& part : split(value)) {
       double load = 0.0;
       if (!parse_positive(part, load)) {
-        refuse(name, value, "a comma-separated list of positive fractions of the capacity (0.5,0.9,1.2)");
+        refuse(name, value, "a comma-separated list of positive fractions of the capacity (0.5,0.9,1.2) or off");
       }
       flags.offered_load.push_back(load);
     }
@@ -88,6 +93,13 @@ void parse_load_flag(const std::string& name, const std::string& value, LoadFlag
     long long requests = 0;
     if (!parse_integer(value, 10, requests)) refuse(name, value, "an integer of at least 10");
     flags.requests = requests;
+  } else if (name == "gbx_load_seconds") {
+    double seconds = 0.0;
+    if (!parse_positive(value, seconds)) refuse(name, value, "a positive number of seconds");
+    flags.seconds_per_level = seconds;
+  } else if (name == "gbx_find_peak") {
+    if (value != "on" && value != "off") refuse(name, value, "on or off");
+    flags.find_peak = value == "on";
   } else {
     throw FlagError("--" + name + " is not a load flag");
   }
@@ -95,11 +107,14 @@ void parse_load_flag(const std::string& name, const std::string& value, LoadFlag
 
 std::string load_flags_help() {
   return "  --gbx_concurrency=1,2,4  closed-loop load sweep at these concurrencies (threads or streams); off: none\n"
-         "  --gbx_offered_load=0.5,0.9  open-loop sweep at these fractions of the measured capacity\n"
+         "  --gbx_offered_load=0.5,0.9  open-loop sweep at these fractions of the measured capacity; off: none\n"
          "  --gbx_arrivals=poisson|constant  open-loop arrivals (default poisson, seeded)\n"
          "  --gbx_arrival_seed=S   seed of the Poisson arrivals (default 1)\n"
          "  --gbx_latency_bound=S  p99 latency bound, seconds: the sweep reports the throughput under it\n"
-         "  --gbx_load_requests=N  measured requests per load level (default 200)\n";
+         "  --gbx_load_requests=N  measured requests per load level (default 200)\n"
+         "  --gbx_load_seconds=S   time bound of each load level, warm-up included (default 1; the default suite's "
+         "0.05)\n"
+         "  --gbx_find_peak=on     bisect open-loop rates for the highest whose p99 meets --gbx_latency_bound\n";
 }
 
 namespace {
@@ -123,12 +138,16 @@ bool effective_load_plan(const LoadPlan* registered, const LoadFlags& flags, con
   plan = registered != nullptr ? *registered : LoadPlan{};
   if (!flags.concurrency.empty()) plan.concurrency = flags.concurrency;
   if (!flags.offered_load.empty()) plan.offered_load = flags.offered_load;
+  if (flags.no_open_loop) plan.offered_load.clear();
   if (flags.arrivals) plan.arrivals = *flags.arrivals;
   if (flags.arrival_seed >= 0) plan.arrival_seed = static_cast<std::uint64_t>(flags.arrival_seed);
   if (flags.latency_bound_seconds > 0.0) plan.latency_bound_seconds = flags.latency_bound_seconds;
   if (flags.requests > 0) plan.requests = flags.requests;
+  if (flags.find_peak) plan.find_peak = *flags.find_peak;
+  if (flags.seconds_per_level > 0.0) plan.max_seconds_per_level = flags.seconds_per_level;
+  if (flags.any()) plan.only_where_valid = false;
   plan.servers = std::max<std::int64_t>(plan.servers, 1);
-  if (!plan.offered_load.empty() &&
+  if ((!plan.offered_load.empty() || plan.find_peak) &&
       std::find(plan.concurrency.begin(), plan.concurrency.end(), plan.servers) == plan.concurrency.end()) {
     plan.concurrency.push_back(plan.servers);
   }

@@ -28,7 +28,16 @@ struct LoadPlan {
   std::int64_t warmup_requests = 20;   // per level, before the window opens
   double max_seconds_per_level = 1.0;  // bounds each level, warm-up included
   double littles_law_tolerance = 0.05;
-  double saturation_tolerance = 0.05;  // saturated: achieved rate below (1 - this) x arrival rate
+  double saturation_tolerance = 0.05;   // saturated: achieved rate below (1 - this) x arrival rate
+  double overhead_limit = 0.05;         // a level's harness overhead above this fraction of its service time
+  double percentile_confidence = 0.99;  // for the p99's validity (LoadGen's early-stopping confidence)
+  bool find_peak = false;               // bisect open-loop rates for the highest VALID one (needs a bound)
+  double peak_resolution = 0.02;        // stop once the interval is this fraction of the capacity
+  std::int64_t peak_max_steps = 12;
+  // A registered sweep (the default suite's) runs only where it would be valid on this machine: the
+  // harness's overhead within overhead_limit of the benchmark's median, and concurrency levels no
+  // higher than the cores. Flags given by the user turn this off.
+  bool only_where_valid = false;
   // Which of the registration's argument sets get the sweep; empty: all.
   std::function<bool(const std::vector<std::int64_t>& args)> applies_to;
 };
@@ -38,13 +47,16 @@ struct LoadFlags {
   bool off = false;                        // --gbx_concurrency=off: no sweep at all
   std::vector<std::int64_t> concurrency;   // --gbx_concurrency=1,2,4,8
   std::vector<double> offered_load;        // --gbx_offered_load=0.5,0.9,1.2
+  bool no_open_loop = false;               // --gbx_offered_load=off
   std::optional<ArrivalProcess> arrivals;  // --gbx_arrivals=poisson|constant
   std::int64_t arrival_seed = -1;          // --gbx_arrival_seed
   double latency_bound_seconds = -1.0;     // --gbx_latency_bound (seconds)
   std::int64_t requests = -1;              // --gbx_load_requests
+  std::optional<bool> find_peak;           // --gbx_find_peak=on|off
+  double seconds_per_level = -1.0;         // --gbx_load_seconds
   bool any() const {
-    return !concurrency.empty() || !offered_load.empty() || arrivals.has_value() || arrival_seed >= 0 ||
-           latency_bound_seconds >= 0.0 || requests >= 0;
+    return !concurrency.empty() || !offered_load.empty() || no_open_loop || arrivals.has_value() || arrival_seed >= 0 ||
+           latency_bound_seconds >= 0.0 || requests >= 0 || find_peak.has_value() || seconds_per_level > 0.0;
   }
 };
 

@@ -20,6 +20,35 @@ struct GeneratorLateness {
   bool late = false;
 };
 
+// The number in flight read by a sampler at random times, apart from the completions (docs/load.md, "An
+// independent L"): the mean of its readings inside the level's window, with a batch-means standard error.
+struct OccupancyEstimate {
+  std::size_t samples = 0;
+  double mean = 0.0;
+  double standard_error = 0.0;
+};
+
+// Whether a level measured enough queries for its p99 at the stated confidence, and whether its p99
+// meets the latency bound at that confidence (stats/queueing_validity.h: MLPerf LoadGen's early stopping).
+struct LevelValidity {
+  double percentile = 0.99;
+  double confidence = 0.99;
+  std::int64_t queries_needed = 0;
+  std::int64_t queries = 0;
+  bool enough_queries = false;
+  std::optional<double> p99_upper_bound_seconds;  // the one-sided upper confidence bound
+  std::string verdict;                            // "VALID", "INVALID", or empty: no latency bound given
+  std::string reason;                             // why INVALID (or, when VALID, what was checked)
+};
+
+// What the harness costs a request: a no-op service run the same way, the time per request of one
+// worker (the level's service time does not include it, but the worker spends it).
+struct HarnessOverhead {
+  std::optional<double> per_request_seconds;
+  double fraction_of_service = 0.0;  // per_request_seconds over the level's mean service time
+  bool exceeded = false;             // fraction above LoadPlan::overhead_limit
+};
+
 // One closed-loop level: `concurrency` workers, each starting its next request when its last ends.
 struct ClosedLoopLevel {
   std::int64_t concurrency = 0;
@@ -32,6 +61,11 @@ struct ClosedLoopLevel {
   double mean_in_flight = 0.0;             // L: time-average of requests in flight in the window
   std::optional<LittlesLawCheck> littles_law;
   bool littles_law_violated = false;
+  std::optional<OccupancyEstimate> sampled_in_flight;
+  std::optional<LittlesLawCheck> independent_littles_law;  // lambda W against sampled_in_flight
+  bool independent_littles_law_violated = false;
+  HarnessOverhead overhead;
+  LevelValidity validity;
   bool time_bound_reached = false;  // max_seconds_per_level stopped the level early
 };
 
@@ -53,9 +87,25 @@ struct OpenLoopLevel {
   double mean_in_system = 0.0;
   std::optional<LittlesLawCheck> littles_law;
   bool littles_law_violated = false;  // only judged below saturation (no steady state above)
+  // The servers alone: sampled busy workers against arrivals x mean service time (start to end).
+  std::optional<OccupancyEstimate> sampled_in_service;
+  double service_mean_seconds = 0.0;
+  std::optional<LittlesLawCheck> independent_littles_law;
+  bool independent_littles_law_violated = false;
+  HarnessOverhead overhead;  // a no-op's mean latency (scheduled arrival to end) at the same rate
+  LevelValidity validity;
   bool saturated = false;
   GeneratorLateness lateness;
   bool time_bound_reached = false;
+};
+
+// The bisection over open-loop rates for the highest one whose level is VALID (docs/load.md).
+struct PeakSearch {
+  std::optional<double> peak_rate;  // the highest rate found VALID (absent: none was)
+  double lower_rate = 0.0;          // the interval that holds the true peak: lower_rate VALID (or 0) ...
+  double upper_rate = 0.0;          // ... upper_rate INVALID (or the ceiling, capacity, untested)
+  bool upper_tested = false;
+  std::vector<OpenLoopLevel> steps;  // in the order run
 };
 
 // A benchmark's load sweep: gbx.load in the record (docs/load.md).
@@ -75,7 +125,10 @@ struct LoadResult {
   // the closed loop when there is no open loop), and where it came from.
   std::optional<double> throughput_at_bound;
   std::string throughput_at_bound_source;  // "open_loop" or "closed_loop"
-  std::string error;                       // the sweep failed part-way; the levels measured before are kept
+  std::optional<PeakSearch> peak_search;
+  bool requested = true;  // asked for by a --gbx_* load flag; false: the registration's (default suite)
+  std::string skipped;    // why a registered sweep did not run here (its numbers would not be valid)
+  std::string error;      // the sweep failed part-way; the levels measured before are kept
 };
 
 }  // namespace gbx

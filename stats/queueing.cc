@@ -36,6 +36,60 @@ std::optional<QueueSteadyState> mm1_steady_state(double arrival_rate, double ser
   return mg1_steady_state(arrival_rate, service_mean, service_mean * service_mean);
 }
 
+std::optional<double> md1_wait_cdf(double arrival_rate, double service_time, double t) {
+  if (!md1_steady_state(arrival_rate, service_time) || !std::isfinite(t)) return std::nullopt;
+  if (t < 0.0) return 0.0;
+  if (t > 60.0 * service_time) return std::nullopt;
+  const long double lambda = arrival_rate;
+  const long double d = service_time;
+  const long double tt = t;
+  const auto terms = static_cast<int>(std::floor(tt / d));
+  long double sum = 0.0L;
+  for (int k = 0; k <= terms; ++k) {
+    const long double x = lambda * (static_cast<long double>(k) * d - tt);  // <= 0
+    if (k == 0) {
+      sum += std::exp(-x);
+    } else if (x < 0.0L) {
+      const long double magnitude = std::exp(k * std::log(-x) - std::lgamma(k + 1.0L) - x);
+      sum += k % 2 == 1 ? -magnitude : magnitude;
+    }
+  }
+  const long double rho = lambda * d;
+  return static_cast<double>(std::min(1.0L, std::max(0.0L, (1.0L - rho) * sum)));
+}
+
+std::optional<double> md1_response_quantile(double arrival_rate, double service_time, double q) {
+  if (!(q > 0.0 && q < 1.0) || !md1_steady_state(arrival_rate, service_time)) return std::nullopt;
+  const auto at = [&](double t) { return md1_wait_cdf(arrival_rate, service_time, t); };
+  if (*at(0.0) >= q) return service_time;
+  double lo = 0.0;
+  double hi = service_time;
+  while (true) {
+    const auto f = at(hi);
+    if (!f) return std::nullopt;
+    if (*f >= q) break;
+    lo = hi;
+    hi *= 2.0;
+  }
+  for (int i = 0; i < 200 && hi - lo > 1e-12 * hi; ++i) {
+    const double mid = 0.5 * (lo + hi);
+    (*at(mid) >= q ? hi : lo) = mid;
+  }
+  return service_time + hi;
+}
+
+std::optional<double> md1_peak_rate(double service_time, double q, double bound) {
+  if (!positive(service_time) || !positive(bound) || bound < service_time) return std::nullopt;
+  double lo = 0.0;
+  double hi = 1.0 / service_time;
+  for (int i = 0; i < 200 && hi - lo > 1e-12 * hi; ++i) {
+    const double mid = 0.5 * (lo + hi);
+    const auto p = md1_response_quantile(mid, service_time, q);
+    (p && *p <= bound ? lo : hi) = mid;
+  }
+  return lo;
+}
+
 std::optional<LittlesLawCheck> littles_law_check(double throughput, double mean_time_in_system, double mean_in_system,
                                                  double tolerance) {
   const auto usable = [](double x) { return std::isfinite(x) && x >= 0.0; };

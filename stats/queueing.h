@@ -30,6 +30,17 @@ std::optional<QueueSteadyState> md1_steady_state(double arrival_rate, double ser
 // Exponential service (variance E[S]^2): Wq = rho E[S] / (1 - rho).
 std::optional<QueueSteadyState> mm1_steady_state(double arrival_rate, double service_mean);
 
+// M/D/1 with service time D: P(Wq <= t) = (1 - rho) sum_{k=0}^{floor(t/D)} (lambda (kD - t))^k / k!
+// e^{-lambda (kD - t)} (Erlang, 1909). The terms alternate and grow as e^{lambda t}; long double keeps
+// them exact enough up to t of some 40 service times, far past a p99 below rho = 0.95. Absent without a
+// steady state, or for t past 60 D.
+std::optional<double> md1_wait_cdf(double arrival_rate, double service_time, double t);
+// The q-quantile of the response time (wait + D), by bisection on md1_wait_cdf.
+std::optional<double> md1_response_quantile(double arrival_rate, double service_time, double q);
+// The highest arrival rate whose response-time q-quantile is at most `bound`: theory's answer to the
+// peak search (docs/load.md). Absent when even an idle server misses the bound (bound < D).
+std::optional<double> md1_peak_rate(double service_time, double q, double bound);
+
 // Little's law on measured values (LittlesLawCheck, stats/estimates.h). Absent for non-finite or
 // negative input, or a tolerance outside [0, 1).
 std::optional<LittlesLawCheck> littles_law_check(double throughput, double mean_time_in_system, double mean_in_system,

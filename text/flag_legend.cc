@@ -36,6 +36,12 @@ const std::vector<FlagMeaning>& flag_meanings() {
       {"littles_law_violated",
        "under load, throughput x latency disagreed with the mean number in flight (Little's law): the "
        "level's window was too short or cut requests, so its numbers are not to be trusted"},
+      {"independent_littles_law_violated",
+       "under load, throughput x latency disagreed with the number in flight read by a sampler apart from the "
+       "completions: requests were miscounted, or the machine held the workers off (docs/load.md)"},
+      {"harness_overhead",
+       "under load, the harness's own cost per request (measured with a no-op) is above 5% of the service time: "
+       "the level measures the harness as much as the kernel"},
   };
   return meanings;
 }

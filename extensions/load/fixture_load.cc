@@ -1,13 +1,16 @@
 #include "extensions/load/fixture_load.h"
 
 #include <algorithm>
+#include <cstdio>
 #include <exception>
 #include <memory>
 #include <string>
+#include <thread>
 
 #include "extensions/fixture.h"
 #include "model/interrupt.h"
 #include "extensions/load/thread_pool.h"
+#include "stats/statistics.h"
 
 namespace gbx {
 
@@ -19,6 +22,49 @@ struct Workers {
   std::vector<bool> acquired;
   std::vector<bool> set_up;
 };
+
+std::vector<std::function<void()>> noops(std::int64_t count) {
+  return std::vector<std::function<void()>>(static_cast<std::size_t>(count), [] {});
+}
+
+// Why the registered sweep of `plan` would not give valid numbers here, or nothing: its levels are cut
+// to the cores, and the harness's cost per request, measured with a no-op at concurrency 1, must stay
+// within the plan's limit of the kernel's median time (docs/load.md, "The default suite").
+std::string reason_to_skip(LoadPlan& plan, double median_seconds) {
+  const auto cores = static_cast<std::int64_t>(std::max(1u, std::thread::hardware_concurrency()));
+  plan.concurrency.erase(
+      std::remove_if(plan.concurrency.begin(), plan.concurrency.end(), [cores](std::int64_t c) { return c > cores; }),
+      plan.concurrency.end());
+  if (plan.concurrency.empty()) return "every concurrency level is above the " + std::to_string(cores) + " cores";
+  ThreadServicePool noop(noops(1));
+  const auto overhead = harness_overhead_per_request(noop, 1, 2000, 0.02);
+  if (!overhead) return "the harness's overhead could not be measured";
+  const auto too_costly = [&](const char* loop, double seconds) {
+    if (median_seconds > 0.0 && seconds <= plan.overhead_limit * median_seconds) return std::string();
+    char text[200];
+    std::snprintf(text, sizeof text,
+                  "the %s loop's harness costs %.3g s a request, more than %g%% of the kernel's %.3g s", loop, seconds,
+                  100.0 * plan.overhead_limit, median_seconds);
+    return std::string(text);
+  };
+  if (auto reason = too_costly("closed", *overhead); !reason.empty()) return reason;
+  if (!plan.offered_load.empty()) {
+    // The open loop hands each request over (a release, a wake-up, a completion): a no-op's latency at
+    // the lowest offered load, over a few dozen arrivals. Past 500 us between arrivals the workers sleep
+    // between requests at any lower rate too, so a slower one is raised to it to keep the check short.
+    const double rate = std::max(plan.offered_load.front() / median_seconds, 2000.0);
+    const auto offsets = arrival_offsets(ArrivalProcess::constant, rate, 40, 1);
+    const OpenLoopRun run = run_open_loop(noop, 1, offsets, 10, 0.05);
+    double sum = 0.0;
+    for (std::size_t i = run.warmup_requests; i < run.requests.size(); ++i) {
+      sum += run.requests[i].end - run.requests[i].arrival;
+    }
+    const std::size_t measured = run.requests.size() - std::min(run.requests.size(), run.warmup_requests);
+    if (measured == 0) return "the open loop's harness overhead could not be measured";
+    if (auto reason = too_costly("open", sum / static_cast<double>(measured)); !reason.empty()) return reason;
+  }
+  return {};
+}
 
 }  // namespace
 
@@ -33,6 +79,11 @@ std::optional<LoadResult> FixtureLoadAccess::measure(FixtureBase& fixture, const
   result.latency_bound_seconds = plan.latency_bound_seconds;
   result.littles_law_tolerance = plan.littles_law_tolerance;
   result.saturation_tolerance = plan.saturation_tolerance;
+  result.requested = !plan.only_where_valid;
+  if (plan.only_where_valid) {
+    result.skipped = reason_to_skip(plan, median(fixture.record_.measurement.samples).value_or(0.0));
+    if (!result.skipped.empty()) return result;
+  }
   if (!fixture.make_another_) {
     result.error = "this fixture was registered without a way to make more instances (register_fixture<F>)";
     return result;
@@ -76,8 +127,10 @@ std::optional<LoadResult> FixtureLoadAccess::measure(FixtureBase& fixture, const
     }
     {
       ThreadServicePool pool(std::move(runs));
-      LoadResult measured = run_load_sweep(pool, plan, interrupt_requested);
+      ThreadServicePool noop(noops(worker_count));
+      LoadResult measured = run_load_sweep(pool, plan, interrupt_requested, &noop);
       measured.workers = result.workers;
+      measured.requested = result.requested;
       result = std::move(measured);
     }
   } catch (const std::exception& e) {

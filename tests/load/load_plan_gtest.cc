@@ -22,9 +22,10 @@ TEST(LoadPlan, FlagsParseThroughTheCommandLine) {
 }
 
 TEST(LoadPlan, BadValuesNameTheFlag) {
-  for (const char* bad : {"--gbx_concurrency=0", "--gbx_concurrency=1,,2", "--gbx_concurrency=two",
-                          "--gbx_offered_load=-1", "--gbx_offered_load=nan", "--gbx_arrivals=bursty",
-                          "--gbx_latency_bound=0", "--gbx_load_requests=5", "--gbx_arrival_seed=-3"}) {
+  for (const char* bad :
+       {"--gbx_concurrency=0", "--gbx_concurrency=1,,2", "--gbx_concurrency=two", "--gbx_offered_load=-1",
+        "--gbx_offered_load=nan", "--gbx_arrivals=bursty", "--gbx_latency_bound=0", "--gbx_load_requests=5",
+        "--gbx_arrival_seed=-3", "--gbx_find_peak=yes", "--gbx_load_seconds=0", "--gbx_load_seconds=x"}) {
     try {
       parse_command_line({bad});
       ADD_FAILURE() << bad << " was accepted";
@@ -57,6 +58,27 @@ TEST(LoadPlan, RegistrationAndFlagsCombine) {
   EXPECT_EQ(plan.concurrency, (std::vector<std::int64_t>{1, 4, 8}));
   flags.off = true;
   EXPECT_FALSE(effective_load_plan(&registered, flags, {4096}, plan));
+}
+
+TEST(LoadPlan, NewFlagsAndTheDefaultSuitesGate) {
+  const CommandLine line =
+      parse_command_line({"--gbx_find_peak=on", "--gbx_load_seconds=2.5", "--gbx_offered_load=off"});
+  EXPECT_EQ(line.load.find_peak, std::optional<bool>(true));
+  EXPECT_DOUBLE_EQ(line.load.seconds_per_level, 2.5);
+  EXPECT_TRUE(line.load.no_open_loop);
+  LoadPlan registered;
+  registered.concurrency = {1};
+  registered.offered_load = {0.5};
+  registered.only_where_valid = true;
+  LoadPlan plan;
+  ASSERT_TRUE(effective_load_plan(&registered, LoadFlags{}, {}, plan));
+  EXPECT_TRUE(plan.only_where_valid);  // the registration's own sweep is gated
+  ASSERT_TRUE(effective_load_plan(&registered, line.load, {}, plan));
+  EXPECT_FALSE(plan.only_where_valid);  // a user who asks gets the sweep
+  EXPECT_TRUE(plan.offered_load.empty());
+  EXPECT_TRUE(plan.find_peak);
+  EXPECT_DOUBLE_EQ(plan.max_seconds_per_level, 2.5);
+  EXPECT_EQ(plan.concurrency, (std::vector<std::int64_t>{1}));  // the servers' level, for the capacity
 }
 
 }  // namespace

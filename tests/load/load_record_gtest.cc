@@ -8,6 +8,7 @@
 #include "writer/json_record.h"
 #include "writer/load_json.h"
 #include "record/record_schema.h"
+#include "writer/run_record_wire.h"
 #include "analysis/run_analysis.h"
 #include "tests/load/simulated_pool.h"
 
@@ -20,9 +21,11 @@ LoadResult simulated_sweep() {
   plan.concurrency = {1, 2};
   plan.offered_load = {0.5, 1.3};
   plan.latency_bound_seconds = 0.01;
-  plan.requests = 400;
+  plan.requests = 600;
   plan.max_seconds_per_level = 1e9;
-  LoadResult result = run_load_sweep(pool, plan);
+  plan.find_peak = true;
+  testing::SimulatedPool noop(2, testing::deterministic_service(0.0), 0.0, 1e-6, 1e-6);
+  LoadResult result = run_load_sweep(pool, plan, {}, &noop);
   result.workers = "threads";
   return result;
 }
@@ -49,6 +52,62 @@ TEST(LoadRecord, SectionMatchesTheSchema) {
 TEST(LoadRecord, ReadsBackUnchanged) {
   const nlohmann::json j = load_json(simulated_sweep());
   EXPECT_EQ(load_json(load_from_json(j)), j);
+}
+
+TEST(LoadRecord, NewFieldsAreWrittenAndSurviveTheProcessWire) {
+  RunRecord record;
+  record.region = "cpu";
+  record.measurement.samples = {1e-3};
+  record.load = simulated_sweep();
+  record.load->requested = false;
+  const nlohmann::json j = load_json(*record.load);
+  const nlohmann::json& closed = j.at("closed_loop").at(1);
+  EXPECT_TRUE(closed.at("sampled_in_flight").is_object());
+  EXPECT_TRUE(closed.at("independent_littles_law").is_object());
+  EXPECT_TRUE(closed.at("harness_overhead").at("per_request_seconds").is_number());
+  EXPECT_EQ(closed.at("validity").at("queries_needed"), 459);
+  EXPECT_TRUE(closed.at("validity").at("verdict").is_string());
+  EXPECT_TRUE(j.at("peak_search").at("steps").is_array());
+  EXPECT_FALSE(j.at("requested").get<bool>());
+  // The child-to-parent wire of --gbx_processes carries all of it.
+  const RunRecord back = run_record_from_json(run_record_json(record));
+  ASSERT_TRUE(back.load);
+  EXPECT_EQ(load_json(*back.load), j);
+  // A record written before these fields still reads.
+  nlohmann::json old = j;
+  old.erase("peak_search");
+  old.erase("requested");
+  old.erase("skipped");
+  for (auto& level : old["closed_loop"]) {
+    for (const char* key : {"sampled_in_flight", "independent_littles_law", "independent_littles_law_violated",
+                            "harness_overhead", "validity"}) {
+      level.erase(key);
+    }
+  }
+  const LoadResult read = load_from_json(old);
+  EXPECT_TRUE(read.requested);
+  EXPECT_FALSE(read.closed_loop.at(0).sampled_in_flight);
+}
+
+TEST(LoadRecord, RegisteredSweepRaisesNoFlag) {
+  RunRecord record;
+  record.region = "cpu";
+  record.measurement.samples = {1e-3, 1.1e-3, 0.9e-3};
+  record.load = simulated_sweep();
+  record.load->closed_loop[1].littles_law_violated = true;
+  record.load->closed_loop[1].independent_littles_law_violated = true;
+  record.load->closed_loop[1].overhead.exceeded = true;
+  const auto load_flags = [](const RunAnalysis& a) {
+    std::size_t n = 0;
+    for (const auto& f : a.flags) {
+      n += f.name == "littles_law_violated" || f.name == "independent_littles_law_violated" ||
+           f.name == "harness_overhead";
+    }
+    return n;
+  };
+  EXPECT_EQ(load_flags(analyze_run(record)), 3u);  // asked for by the user: all three shown
+  record.load->requested = false;
+  EXPECT_EQ(load_flags(analyze_run(record)), 0u);  // the default suite's own: none
 }
 
 TEST(LoadRecord, EntryCarriesTheSectionOnlyWhenASweepRan) {

@@ -6,6 +6,7 @@
 
 #include <gtest/gtest.h>
 
+#include "extensions/load/load_analysis.h"
 #include "extensions/load/load_engine.h"
 #include "stats/queueing.h"
 #include "tests/load/simulated_pool.h"
