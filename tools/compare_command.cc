@@ -13,6 +13,7 @@
 #include "reporters/run_analysis.h"
 #include "stats/bootstrap.h"
 #include "stats/comparison.h"
+#include "tools/ab_output.h"
 #include "tools/terminal_colour.h"
 
 namespace gbx::tools {
@@ -190,6 +191,16 @@ void print_console(std::ostream& out, const std::vector<ComparisonRow>& rows, bo
 
 }  // namespace
 
+std::vector<Difference> gate_differences(const nlohmann::json& base, const nlohmann::json& candidate) {
+  std::vector<Difference> differences;
+  for (const auto& field : kGate) {
+    const auto b = fact(base, field);
+    const auto c = fact(candidate, field);
+    if (b && c && *b != *c) differences.push_back({field.label, *b, *c});
+  }
+  return differences;
+}
+
 const char* const kFewerFactsNote =
     "fewer facts were available: plain Google Benchmark JSON has no gbx section, so its repetitions serve as "
     "samples and no environment or protocol could be checked";
@@ -201,11 +212,7 @@ Comparison compare_loaded(const LoadedRecord& base, const LoadedRecord& candidat
   comparison.fewer_facts = !base.has_gbx || !candidate.has_gbx;
 
   // The gate: run-level facts, then each common benchmark's own.
-  for (const auto& field : kGate) {
-    const auto b = fact(base.json, field);
-    const auto c = fact(candidate.json, field);
-    if (b && c && *b != *c) comparison.differences.push_back({field.label, *b, *c});
-  }
+  comparison.differences = gate_differences(base.json, candidate.json);
   for (const auto& c : candidate.benchmarks) {
     const auto found = std::find_if(base.benchmarks.begin(), base.benchmarks.end(),
                                     [&](const LoadedBenchmark& b) { return b.name == c.name; });
@@ -331,6 +338,10 @@ int report_comparison(const CompareOptions& options, const LoadedRecord& base, c
       return 3;
     }
   }
+  // Two records of one interleaved `gbx ab` run: the pairing of their blocks decides (tools/ab_output.h).
+  if (paired_records(base, candidate) && gate_differences(base.json, candidate.json).empty()) {
+    return print_paired(out, options.format, paired_from_records(base, candidate), options.base, options.candidate);
+  }
   const Comparison comparison = compare_loaded(base, candidate, options.noise_band, options.fdr);
   const auto& rows = comparison.rows;
   const auto& differences = comparison.differences;
@@ -392,6 +403,11 @@ int report_comparison(const CompareOptions& options, const LoadedRecord& base, c
           {"incompatible", row.incompatible},
           {"throttled", row.throttled.empty() ? nlohmann::json() : nlohmann::json(row.throttled)},
           {"sentence", row.sentence}};
+      // The smallest change this row could have detected at 90% power (two-sided 5%), from its interval.
+      r["mde"] = row.ratio && row.ratio->lower > 0.0 && row.ratio->upper > row.ratio->lower
+                     ? nlohmann::json(std::expm1((1.959964 + 1.281552) / 1.959964 *
+                                                 std::log(row.ratio->upper / row.ratio->lower) / 2.0))
+                     : nlohmann::json();
       r["ratio"] = row.ratio ? nlohmann::json{{"estimate", row.ratio->ratio},
                                               {"lower", row.ratio->lower},
                                               {"upper", row.ratio->upper},
