@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <chrono>
 #include <cmath>
+#include <csignal>
 #include <cstdlib>
 #include <iostream>
 #include <map>
@@ -34,9 +35,9 @@ constexpr std::int64_t kMaxPairs = 160;
 constexpr double kAlpha = 0.05;
 // A block's sampling lasts about this long: short against the drift (seconds), long against a
 // block's fixed cost (its warm-up and batch calibration).
-constexpr double kBlockSamplingSeconds = 0.02;
+constexpr double kBlockSamplingSeconds = 0.03;
 constexpr std::int64_t kMinBlockSamples = 5;
-constexpr std::int64_t kMaxBlockSamples = 50;
+constexpr std::int64_t kMaxBlockSamples = 200;
 
 // One row of the comparison: a benchmark both sides list, or a base variant and a candidate variant.
 struct Row {
@@ -68,7 +69,7 @@ struct Side {
 
 double seconds_since(Clock::time_point start) { return std::chrono::duration<double>(Clock::now() - start).count(); }
 
-std::string seconds_text(double s) { return format_fixed(s, s < 10 ? 1 : 0) + " s"; }
+std::string seconds_text(double s) { return format_fixed(s, s < 1 ? 2 : s < 10 ? 1 : 0) + " s"; }
 
 void start_worker(Side& side, std::int64_t pair, const std::vector<Row>& rows) {
   side.worker = std::make_unique<Worker>(side.binary, side.args);
@@ -314,6 +315,7 @@ int run_interleaved(const AbOptions& options, std::ostream& out, std::ostream& e
       return 128 + (interrupt_requested() ? interrupt_signal() : SIGINT);
     }
     if (pilot.status == WorkerBlock::Status::failed) {
+      keep(sides[0], static_cast<std::size_t>(&row - rows.data()), row, 0, -1, 0, pilot);
       row.failure = "base: " + pilot.failure;
       row.active = false;
       err << "gbx ab: " << row.label << " failed: " << pilot.failure << "\n";
@@ -340,8 +342,8 @@ int run_interleaved(const AbOptions& options, std::ostream& out, std::ostream& e
   const std::int64_t first_look = std::min<std::int64_t>(kLooks[0], cap);
   if (planned < first_look || planned < static_cast<std::int64_t>(kMinPairs)) {
     err << "gbx ab: --budget=" << options.budget << " is too small for one look: the first look needs " << first_look
-        << " worker pairs, about " << seconds_text(first_look * per_pair + seconds_since(started)) << " here ("
-        << rows.size() << " benchmarks x " << blocks << " block pairs); give a larger --budget\n";
+        << " worker pairs, about " << seconds_text(static_cast<double>(first_look) * per_pair + seconds_since(started))
+        << " here (" << rows.size() << " benchmarks x " << blocks << " block pairs); give a larger --budget\n";
     return 2;
   }
   err << "gbx ab: plan: " << rows.size() << " benchmarks, " << blocks << " interleaved block pairs per worker pair, "
@@ -349,7 +351,7 @@ int run_interleaved(const AbOptions& options, std::ostream& out, std::ostream& e
       << format_fixed(1000 * kBlockSamplingSeconds, 0) << " ms of sampling each), looks after 5, 10, 20, ... worker "
       << "pairs with Pocock-type alpha spending; one worker pair takes about " << seconds_text(per_pair) << ", so "
       << planned << " pairs fit the budget of " << seconds_text(*budget) << " (first look after about "
-      << seconds_text(seconds_since(started) + first_look * per_pair) << ")\n";
+      << seconds_text(seconds_since(started) + static_cast<double>(first_look) * per_pair) << ")\n";
 
   nlohmann::json looks = nlohmann::json::array();
   std::mt19937_64 coin(seed);

@@ -59,15 +59,15 @@ PairedResult analyse_pairs(const std::string& name, const std::vector<AbBlock>& 
     auto& cell = cells.try_emplace({b.pair, b.block}, NAN, NAN).first->second;
     (b.side == "base" ? cell.first : cell.second) = log_median(b.samples);
   }
-  std::map<std::int64_t, std::pair<double, std::size_t>> pairs;  // pair -> (sum of log ratios, count)
+  // Per worker pair the median of its block-pair log ratios: a block hit by a preemption or a step of
+  // the clock (the machine is shared) moves a mean by its whole size, a median hardly.
+  std::map<std::int64_t, std::vector<double>> pairs;
   for (const auto& [key, cell] : cells) {
     if (!std::isfinite(cell.first) || !std::isfinite(cell.second)) continue;
-    auto& p = pairs[key.first];
-    p.first += cell.second - cell.first;
-    ++p.second;
+    pairs[key.first].push_back(cell.second - cell.first);
     ++r.block_pairs;
   }
-  for (const auto& [pair, sum] : pairs) r.pair_log_ratios.push_back(sum.first / static_cast<double>(sum.second));
+  for (const auto& [pair, ratios] : pairs) r.pair_log_ratios.push_back(*median(ratios));
   const std::size_t k = r.pair_log_ratios.size();
   if (k == 0) return r;
   double mean = 0.0;
@@ -162,10 +162,10 @@ SuiteRatio suite_ratio(const std::vector<PairedResult>& rows) {
 }
 
 std::string summary_line(const std::vector<PairedResult>& rows) {
-  std::size_t slower = 0, faster = 0, same = 0, undecided = 0;
+  std::size_t slower = 0, faster = 0, same = 0, undecided = 0, failed = 0;
   for (const auto& r : rows) {
     if (!r.failure.empty()) {
-      ++undecided;
+      ++failed;
     } else if (r.verdict == Verdict::slower) {
       ++slower;
     } else if (r.verdict == Verdict::faster) {
@@ -179,6 +179,7 @@ std::string summary_line(const std::vector<PairedResult>& rows) {
   const SuiteRatio suite = suite_ratio(rows);
   std::string line = "summary: " + std::to_string(slower) + " slower, " + std::to_string(faster) + " faster, " +
                      std::to_string(same) + " same, " + std::to_string(undecided) + " inconclusive";
+  if (failed > 0) line += ", " + std::to_string(failed) + " failed";
   if (suite.benchmarks > 0) {
     line += "; geometric-mean ratio " + format_fixed(suite.ratio, 3) + " [" + format_fixed(suite.lower, 3) + ", " +
             format_fixed(suite.upper, 3) + "] 95% CI over " + std::to_string(suite.benchmarks) + " benchmarks";
@@ -190,7 +191,7 @@ int paired_exit_code(const std::vector<PairedResult>& rows) {
   bool undecided = false;
   for (const auto& r : rows) {
     if (r.failure.empty() && r.verdict == Verdict::slower) return 1;
-    undecided = undecided || !r.failure.empty() || r.verdict != Verdict::faster && r.verdict != Verdict::same;
+    undecided = undecided || !r.failure.empty() || (r.verdict != Verdict::faster && r.verdict != Verdict::same);
   }
   return undecided ? 3 : 0;
 }

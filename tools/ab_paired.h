@@ -10,9 +10,10 @@
 #include "stats/comparison.h"
 
 // The paired analysis of `gbx ab`'s interleaved blocks (docs/compare-ab.md): the unit is the pair of
-// worker processes, and each pair's estimate is the mean over its block pairs of the log ratio of
+// worker processes, and each pair's estimate is the median over its block pairs of the log ratio of
 // the candidate block's median to the base block's, so that the speed the machine drifts through is
-// shared by both sides of a block pair and cancels.
+// shared by both sides of a block pair and cancels (and one preempted block moves it little). Across
+// pairs: Student t on the pairs' estimates (stats/paired.h will bring the sign-flip test).
 namespace gbx::tools {
 
 // One block as the records keep it (gbx.ab.blocks).
