@@ -32,6 +32,7 @@ struct AbOptions {
   std::int64_t blocks_per_pair = 4;           // --blocks: interleaved block pairs per worker pair
   std::string base_filter, candidate_filter;  // two variants of one binary (then base == candidate)
   bool processes_given = false;               // --processes given: the most worker pairs
+  bool noise_band_given = false;              // else the interleaved design's own band (0.5%)
 };
 
 // `gbx ab`: runs K processes of each binary alternately, in randomized pairs (base first or candidate

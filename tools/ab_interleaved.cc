@@ -196,8 +196,12 @@ std::optional<double> parse_duration_seconds(const std::string& text) {
   return total > 0.0 ? std::optional<double>(total) : std::nullopt;
 }
 
-int run_interleaved(const AbOptions& options, std::ostream& out, std::ostream& err) {
+int run_interleaved(const AbOptions& given, std::ostream& out, std::ostream& err) {
   const Clock::time_point started = Clock::now();
+  AbOptions options = given;
+  // Paired blocks cancel the drift, so a change far smaller than the whole-process band can be shown;
+  // the band must stay well below the equivalence margin, or a change of the margin is never called.
+  if (!options.noise_band_given) options.noise_band = kPairedNoiseBand;
   const auto budget = parse_duration_seconds(options.budget);
   if (!budget) {
     err << "gbx ab: invalid value '" << options.budget
@@ -306,19 +310,20 @@ int run_interleaved(const AbOptions& options, std::ostream& out, std::ostream& e
       return 2;
     }
   }
+  int pilot_signal = 0;
   for (auto& row : rows) {
     const Clock::time_point at = Clock::now();
     WorkerBlock pilot = sides[0].worker->run_block(row.names[0], kMinBlockSamples, options.benchmark_timeout_seconds);
     const double wall = seconds_since(at);
     if (pilot.status == WorkerBlock::Status::interrupted || interrupt_requested()) {
-      err << "gbx ab: interrupted before the first look; no record written\n";
-      return 128 + (interrupt_requested() ? interrupt_signal() : SIGINT);
+      pilot_signal = interrupt_requested() ? interrupt_signal() : SIGINT;
+      break;
     }
     if (pilot.status == WorkerBlock::Status::failed) {
       keep(sides[0], static_cast<std::size_t>(&row - rows.data()), row, 0, -1, 0, pilot);
       row.failure = "base: " + pilot.failure;
       row.active = false;
-      err << "gbx ab: " << row.label << " failed: " << pilot.failure << "\n";
+      err << "gbx ab: " << row.label << " failed: " << row.failure << "\n";
       if (pilot.worker_lost) start_worker(sides[0], 0, rows);
       continue;
     }
@@ -340,22 +345,23 @@ int run_interleaved(const AbOptions& options, std::ostream& out, std::ostream& e
   const double left = *budget - seconds_since(started);
   std::int64_t planned = std::min<std::int64_t>(cap, static_cast<std::int64_t>(std::floor(left / per_pair)));
   const std::int64_t first_look = std::min<std::int64_t>(kLooks[0], cap);
-  if (planned < first_look || planned < static_cast<std::int64_t>(kMinPairs)) {
+  if (pilot_signal == 0 && (planned < first_look || planned < static_cast<std::int64_t>(kMinPairs))) {
     err << "gbx ab: --budget=" << options.budget << " is too small for one look: the first look needs " << first_look
         << " worker pairs, about " << seconds_text(static_cast<double>(first_look) * per_pair + seconds_since(started))
         << " here (" << rows.size() << " benchmarks x " << blocks << " block pairs); give a larger --budget\n";
     return 2;
   }
-  err << "gbx ab: plan: " << rows.size() << " benchmarks, " << blocks << " interleaved block pairs per worker pair, "
-      << "blocks of " << kMinBlockSamples << "-" << kMaxBlockSamples << " samples (about "
-      << format_fixed(1000 * kBlockSamplingSeconds, 0) << " ms of sampling each), looks after 5, 10, 20, ... worker "
-      << "pairs with Pocock-type alpha spending; one worker pair takes about " << seconds_text(per_pair) << ", so "
-      << planned << " pairs fit the budget of " << seconds_text(*budget) << " (first look after about "
-      << seconds_text(seconds_since(started) + static_cast<double>(first_look) * per_pair) << ")\n";
+  if (pilot_signal == 0)
+    err << "gbx ab: plan: " << rows.size() << " benchmarks, " << blocks << " interleaved block pairs per worker pair, "
+        << "blocks of " << kMinBlockSamples << "-" << kMaxBlockSamples << " samples (about "
+        << format_fixed(1000 * kBlockSamplingSeconds, 0) << " ms of sampling each), looks after 5, 10, 20, ... worker "
+        << "pairs with Pocock-type alpha spending; one worker pair takes about " << seconds_text(per_pair) << ", so "
+        << planned << " pairs fit the budget of " << seconds_text(*budget) << " (first look after about "
+        << seconds_text(seconds_since(started) + static_cast<double>(first_look) * per_pair) << ")\n";
 
   nlohmann::json looks = nlohmann::json::array();
   std::mt19937_64 coin(seed);
-  int signal = 0;
+  int signal = pilot_signal;
   std::int64_t pair = 0;
   double spent_t = 0.0;
   const auto any_active = [&rows] {

@@ -33,6 +33,9 @@ struct AbBlock {
 nlohmann::json block_json(const AbBlock& block);
 AbBlock block_from_json(const nlohmann::json& json);
 
+// The noise band of the interleaved design: faster/slower need the 95% interval beyond 1 +/- 0.5%.
+constexpr double kPairedNoiseBand = 0.005;
+
 // The default equivalence margin of `same` (see docs/compare-ab.md for why 2%).
 constexpr double kDefaultEquivalence = 0.02;
 

@@ -145,7 +145,11 @@ int run_command(int argc, char** argv) {
   ab->add_option("--benchmark-timeout", ab_options.benchmark_timeout_seconds,
                  "kill a benchmark still running after this many seconds and record it failed")
       ->check(CLI::PositiveNumber);
-  ab->add_option("--noise-band", ab_options.noise_band, "as for compare (default 0.02)")->check(CLI::Range(0.0, 1.0));
+  CLI::Option* ab_noise_band =
+      ab->add_option(
+            "--noise-band", ab_options.noise_band,
+            "as for compare (default 0.005 interleaved: well below the equivalence margin; 0.02 whole processes)")
+          ->check(CLI::Range(0.0, 1.0));
   ab->add_option("--fdr", ab_options.fdr, "as for compare (default 0.05)")->check(CLI::Range(0.0, 1.0));
   ab->add_flag("--allow-incompatible", ab_options.allow_incompatible, "as for compare");
   ab->add_option("BENCH_FLAGS", ab_options.bench_args, "after --: flags for both bench binaries");
@@ -257,6 +261,7 @@ int run_command(int argc, char** argv) {
     ab_options.interleaved = !whole_processes;
     if (ab_options.candidate.empty()) ab_options.candidate = ab_options.base;
     ab_options.processes_given = ab_processes->count() > 0;
+    ab_options.noise_band_given = ab_noise_band->count() > 0;
     return gbx::tools::ab_command(ab_options, std::cout, std::cerr);
   }
   compare_options.colour = gbx::tools::colour_wanted(STDOUT_FILENO);
