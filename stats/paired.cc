@@ -1,0 +1,286 @@
+#include "stats/paired.h"
+
+#include <algorithm>
+#include <cmath>
+#include <cstdint>
+
+#include <boost/math/constants/constants.hpp>
+
+#include "stats/paired_detail.h"
+#include "stats/statistics.h"
+
+namespace gbx {
+
+using namespace paired_detail;
+
+namespace {
+
+constexpr double kMadToSigma = 1.4826;  // 1 / Phi^-1(3/4): the MAD of a normal law is 0.6745 sigma
+// A median has about pi/2 times the variance of a mean of the same normal samples.
+constexpr double kMedianEfficiency = boost::math::constants::half_pi<double>();
+
+bool usable(const std::vector<double>& block) {
+  if (block.empty()) return false;
+  return std::all_of(block.begin(), block.end(), [](double x) { return std::isfinite(x) && x > 0.0; });
+}
+
+double median_of_copy(std::vector<double> values) {
+  std::sort(values.begin(), values.end());
+  return median_of_sorted(values);
+}
+
+// 1.4826 times the median absolute deviation about the median; 0 below 2 values.
+double robust_spread(const std::vector<double>& values) {
+  if (values.size() < 2) return 0.0;
+  const double center = median_of_copy(values);
+  std::vector<double> deviations;
+  deviations.reserve(values.size());
+  for (double v : values) deviations.push_back(std::fabs(v - center));
+  return kMadToSigma * median_of_copy(deviations);
+}
+
+RatioInterval ratio_interval(double estimate, const LogInterval& bounds, double level, const char* method) {
+  RatioInterval interval;
+  interval.ratio = std::exp(clamp_log(estimate));
+  interval.lower = std::exp(clamp_log(bounds.lower));
+  interval.upper = std::exp(clamp_log(bounds.upper));
+  interval.level = level;
+  interval.method = method;
+  return interval;
+}
+
+bool options_valid(const PairedOptions& options) {
+  const auto in_unit = [](double x) { return x > 0.0 && x < 1.0; };
+  return in_unit(options.alpha) && in_unit(options.equivalence_alpha) && in_unit(options.power) &&
+         options.noise_band >= 0.0 && options.noise_band < 1.0 && options.equivalence_margin > 0.0 &&
+         options.equivalence_margin < 1.0;
+}
+
+}  // namespace
+
+namespace paired_detail {
+
+double clamp_log(double value) { return std::clamp(value, -kMaxAbsLogRatio, kMaxAbsLogRatio); }
+
+double t_quantile(double degrees_of_freedom, double p) {
+  return boost::math::quantile(StudentT(degrees_of_freedom), p);
+}
+
+double mean_of(const std::vector<double>& values) {
+  double sum = 0.0;
+  for (double v : values) sum += v;
+  return sum / static_cast<double>(values.size());
+}
+
+double sample_sd(const std::vector<double>& values) {
+  const double mean = mean_of(values);
+  double sum = 0.0;
+  for (double v : values) sum += (v - mean) * (v - mean);
+  return std::sqrt(sum / static_cast<double>(values.size() - 1));
+}
+
+std::vector<double> block_log_ratios(const WorkerPairBlocks& pair, std::vector<bool>* candidate_first) {
+  std::vector<double> ratios;
+  for (const BlockPair& block_pair : pair.block_pairs) {
+    if (!usable(block_pair.base) || !usable(block_pair.candidate)) continue;
+    ratios.push_back(std::log(median_of_copy(block_pair.candidate)) - std::log(median_of_copy(block_pair.base)));
+    if (candidate_first != nullptr) candidate_first->push_back(block_pair.candidate_first);
+  }
+  return ratios;
+}
+
+PairedVariance paired_variance(const std::vector<PairEstimate>& estimates, const std::vector<double>& x) {
+  PairedVariance variance;
+  if (estimates.empty()) return variance;
+  double within = 0.0;
+  double samples = 0.0;
+  double block_pairs = 0.0;
+  for (const PairEstimate& e : estimates) {
+    within += e.within_block_log_spread * e.within_block_log_spread;
+    samples += static_cast<double>(e.base_samples + e.candidate_samples);
+    block_pairs += static_cast<double>(e.block_pairs);
+  }
+  const double k = static_cast<double>(estimates.size());
+  variance.within_block = within / k;
+  variance.mean_block_pairs_per_pair = block_pairs / k;
+  variance.mean_samples_per_block = samples / (2.0 * block_pairs);
+
+  // Between block pairs: the spread of d_j less the two blocks' median noise.
+  double between_blocks = 0.0;
+  double with_spread = 0.0;
+  double explained_by_blocks = 0.0;  // the block-level share of var(x_k)
+  for (const PairEstimate& e : estimates) {
+    const double spread_sq = e.block_log_ratio_spread * e.block_log_ratio_spread;
+    explained_by_blocks += kMedianEfficiency * spread_sq / static_cast<double>(e.block_pairs);
+    if (e.block_pairs < 2) continue;
+    const double per_block =
+        static_cast<double>(e.base_samples + e.candidate_samples) / (2.0 * static_cast<double>(e.block_pairs));
+    between_blocks += spread_sq - kMedianEfficiency * variance.within_block * 2.0 / per_block;
+    with_spread += 1.0;
+  }
+  if (with_spread > 0.0) variance.between_blocks = std::max(0.0, between_blocks / with_spread);
+  if (x.size() >= 2) {
+    const double sd = sample_sd(x);
+    variance.between_pairs = std::max(0.0, sd * sd - explained_by_blocks / k);
+  }
+  return variance;
+}
+
+}  // namespace paired_detail
+
+WorkerPairBlocks pair_blocks(const std::vector<SideBlock>& blocks) {
+  WorkerPairBlocks pair;
+  for (std::size_t i = 0; i + 1 < blocks.size(); i += 2) {
+    const SideBlock& first = blocks[i];
+    const SideBlock& second = blocks[i + 1];
+    if (first.side == second.side) continue;
+    BlockPair block_pair;
+    block_pair.candidate_first = first.side == PairedSide::candidate;
+    block_pair.base = block_pair.candidate_first ? second.samples : first.samples;
+    block_pair.candidate = block_pair.candidate_first ? first.samples : second.samples;
+    block_pair.start_seconds = std::min(first.start_seconds, second.start_seconds);
+    pair.block_pairs.push_back(std::move(block_pair));
+  }
+  return pair;
+}
+
+std::optional<PairEstimate> estimate_pair(const WorkerPairBlocks& pair) {
+  std::vector<bool> candidate_first;
+  const std::vector<double> ratios = block_log_ratios(pair, &candidate_first);
+  if (ratios.empty()) return std::nullopt;
+
+  PairEstimate estimate;
+  estimate.block_pairs = ratios.size();
+  std::vector<double> cand_first_ratios;
+  std::vector<double> base_first_ratios;
+  for (std::size_t j = 0; j < ratios.size(); ++j) {
+    (candidate_first[j] ? cand_first_ratios : base_first_ratios).push_back(ratios[j]);
+  }
+  estimate.candidate_first = cand_first_ratios.size();
+  if (cand_first_ratios.empty() || base_first_ratios.empty()) {
+    estimate.log_ratio = median_of_copy(ratios);
+  } else {
+    estimate.log_ratio = 0.5 * (median_of_copy(cand_first_ratios) + median_of_copy(base_first_ratios));
+  }
+  estimate.block_log_ratio_spread = robust_spread(ratios);
+
+  std::vector<double> residuals;  // |log x - log median(block)|, pooled over the usable blocks
+  for (const BlockPair& block_pair : pair.block_pairs) {
+    if (!usable(block_pair.base) || !usable(block_pair.candidate)) continue;
+    for (const std::vector<double>* block : {&block_pair.base, &block_pair.candidate}) {
+      const double log_median = std::log(median_of_copy(*block));
+      for (double x : *block) residuals.push_back(std::fabs(std::log(x) - log_median));
+    }
+    estimate.base_samples += block_pair.base.size();
+    estimate.candidate_samples += block_pair.candidate.size();
+  }
+  estimate.within_block_log_spread = kMadToSigma * median_of_copy(residuals);
+  return estimate;
+}
+
+std::optional<LogInterval> mean_interval(const std::vector<double>& values, double critical) {
+  if (values.size() < 2 || !all_finite(values) || !std::isfinite(critical)) return std::nullopt;
+  const double mean = mean_of(values);
+  const double half = critical * sample_sd(values) / std::sqrt(static_cast<double>(values.size()));
+  return LogInterval{mean - half, mean + half, critical};
+}
+
+std::optional<double> t_test_p_value(const std::vector<double>& values) {
+  if (values.size() < 2 || !all_finite(values)) return std::nullopt;
+  const double mean = mean_of(values);
+  const double sd = sample_sd(values);
+  if (!(sd > 0.0)) return mean == 0.0 ? 1.0 : 0.0;
+  const double t = mean / (sd / std::sqrt(static_cast<double>(values.size())));
+  const StudentT law(static_cast<double>(values.size() - 1));
+  return std::clamp(2.0 * boost::math::cdf(boost::math::complement(law, std::fabs(t))), 0.0, 1.0);
+}
+
+std::optional<double> sign_flip_p_value(const std::vector<double>& values) {
+  const std::size_t k = values.size();
+  if (k == 0 || k > kSignFlipMaxEnumerated || !all_finite(values)) return std::nullopt;
+  double observed = 0.0;
+  double scale = 0.0;
+  for (double v : values) {
+    observed += v;
+    scale += std::fabs(v);
+  }
+  const double threshold = std::fabs(observed) - 1e-12 * scale;
+  // Gray code: each step flips one sign, so each of the 2^k sums costs one addition.
+  double sum = observed;
+  std::vector<int> sign(k, 1);
+  const std::uint64_t total = std::uint64_t{1} << k;
+  std::uint64_t extreme = std::fabs(sum) >= threshold ? 1 : 0;
+  for (std::uint64_t step = 1; step < total; ++step) {
+    std::size_t bit = 0;
+    while (((step >> bit) & 1u) == 0) ++bit;
+    sum -= 2.0 * sign[bit] * values[bit];
+    sign[bit] = -sign[bit];
+    if (std::fabs(sum) >= threshold) ++extreme;
+  }
+  return static_cast<double>(extreme) / static_cast<double>(total);
+}
+
+std::optional<double> minimum_detectable_change(double sd, std::size_t pairs, double noise_band, double alpha,
+                                                double power, std::optional<double> critical) {
+  if (pairs < 2 || !(sd >= 0.0) || !std::isfinite(sd) || !(alpha > 0.0 && alpha < 1.0) ||
+      !(power > 0.0 && power < 1.0) || !(noise_band >= 0.0)) {
+    return std::nullopt;
+  }
+  const double degrees = static_cast<double>(pairs - 1);
+  const double c = critical ? *critical : t_quantile(degrees, 1.0 - alpha / 2.0);
+  if (!std::isfinite(c)) return std::nullopt;
+  const double log_change =
+      std::log1p(noise_band) + (c + t_quantile(degrees, power)) * sd / std::sqrt(static_cast<double>(pairs));
+  return std::expm1(clamp_log(log_change));
+}
+
+std::optional<PairedAnalysis> analyze_pairs(const std::vector<WorkerPairBlocks>& pairs, const PairedOptions& options) {
+  if (!options_valid(options)) return std::nullopt;
+  PairedAnalysis analysis;
+  std::vector<double> x;
+  const WorkerPairBlocks* only_pair = nullptr;
+  for (const WorkerPairBlocks& pair : pairs) {
+    std::optional<PairEstimate> estimate = estimate_pair(pair);
+    if (!estimate) continue;
+    x.push_back(estimate->log_ratio);
+    analysis.base_samples += estimate->base_samples;
+    analysis.candidate_samples += estimate->candidate_samples;
+    analysis.estimates.push_back(*estimate);
+    only_pair = &pair;
+  }
+  if (x.empty()) return std::nullopt;
+  analysis.pairs = x.size();
+  analysis.replicated = x.size() >= 2;
+  analysis.mean_log_ratio = mean_of(x);
+  analysis.ratio = std::exp(clamp_log(analysis.mean_log_ratio));
+  analysis.variance = paired_variance(analysis.estimates, x);
+
+  const double difference_level = 1.0 - options.alpha;
+  const double equivalence_level = 1.0 - 2.0 * options.equivalence_alpha;
+  // K = 1: the only evidence on the noise is the spread between that pair's block pairs.
+  const std::vector<double> values = analysis.replicated ? x : block_log_ratios(*only_pair, nullptr);
+  const char* method = analysis.replicated ? "paired-t-log-ratios" : "within-pair-t-block-ratios";
+  if (values.size() >= 2) {
+    const double degrees = static_cast<double>(values.size() - 1);
+    const auto difference = mean_interval(values, t_quantile(degrees, 1.0 - options.alpha / 2.0));
+    const auto equivalence = mean_interval(values, t_quantile(degrees, 1.0 - options.equivalence_alpha));
+    const double center = analysis.replicated ? analysis.mean_log_ratio : mean_of(values);
+    if (difference) analysis.difference_interval = ratio_interval(center, *difference, difference_level, method);
+    if (equivalence) analysis.equivalence_interval = ratio_interval(center, *equivalence, equivalence_level, method);
+    analysis.p_t = t_test_p_value(values).value_or(1.0);
+  }
+  if (analysis.replicated) {
+    analysis.sd_log_ratio = sample_sd(x);
+    if (x.size() <= kSignFlipMaxPairs) analysis.p_sign_flip = sign_flip_p_value(x);
+    analysis.p_value = analysis.p_sign_flip ? *analysis.p_sign_flip : analysis.p_t;
+    analysis.test = analysis.p_sign_flip ? "sign-flip-exact" : "paired-t";
+    analysis.mde = minimum_detectable_change(*analysis.sd_log_ratio, analysis.pairs, options.noise_band, options.alpha,
+                                             options.power);
+  } else {
+    analysis.p_value = analysis.p_t;
+    analysis.test = "within-pair-t";
+  }
+  return analysis;
+}
+
+}  // namespace gbx

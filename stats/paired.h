@@ -1,0 +1,200 @@
+#pragma once
+
+#include <cstddef>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "stats/comparison.h"
+
+// The paired analysis of an interleaved comparison (issue 21, docs/compare-paired.md). A worker pair is
+// a fresh base process and a fresh candidate process, alive side by side, that take turns running
+// short blocks of one benchmark; each block pair is a base block and a candidate block run back to back
+// in a randomised order. The machine's speed drifts by several percent over seconds, but hardly within
+// a block pair (tens of milliseconds), so the log ratio of the two blocks' medians cancels the drift;
+// what it cannot cancel is each process's own offset (address-space layout, page placement), so the
+// worker pair, not the block, is the unit of replication.
+//
+// Per pair k the estimate x_k is the order-balanced median of the block-pair log ratios
+// d_j = log median(candidate block j) - log median(base block j):
+//   x_k = (median{d_j : candidate ran first} + median{d_j : base ran first}) / 2,
+// or the median of all d_j when one order is missing. The median resists a block hit by a step of the
+// clock or a preemption; taking each order separately cancels an order effect (the second block of a
+// pair warmer, or drift within the pair) that would otherwise make the d_j bimodal, where a median is
+// unstable. Across pairs the x_k are independent and identically distributed (fresh processes), so
+// the mean of x_k gets Student's t interval with K - 1 degrees of freedom, and exp maps it back.
+//
+// Every function is pure; samples are expected finite and positive (anything else makes the block
+// pair unusable, and it is skipped).
+
+namespace gbx {
+
+// The defaults of the paired verdict. The equivalence margin: `same` means the change is within
+// +/-2%, the smallest change that the issue's gate is asked to find. The noise band: faster/slower need
+// the 95% interval beyond 1 +/- 0.5%; it must be well below the margin, or a change of exactly the
+// margin could never be called (its interval straddles the band half of the time), and above 0, so
+// that a real but negligible 0.1% shift from a rebuilt binary is not a regression.
+inline constexpr double kPairedNoiseBand = 0.005;
+inline constexpr double kDefaultEquivalenceMargin = 0.02;
+// Up to this many pairs the p-value is the exact sign-flip permutation test (2^K sign vectors, 4096 at
+// 12); beyond it Student's t, whose normal approximation is then good and whose cost stays O(K).
+inline constexpr std::size_t kSignFlipMaxPairs = 12;
+
+enum class PairedSide { base, candidate };
+
+// One block as the worker record keeps it: the side, its samples in order (after the block's own
+// warm-up, which is not kept here) and when it started (seconds since the run began; the analysis uses
+// the order only, the time is kept so that the drift can be shown).
+struct SideBlock {
+  PairedSide side = PairedSide::base;
+  std::vector<double> samples;
+  double start_seconds = 0.0;
+};
+
+// A base block and a candidate block run back to back.
+struct BlockPair {
+  std::vector<double> base;
+  std::vector<double> candidate;
+  bool candidate_first = false;
+  double start_seconds = 0.0;  // the earlier block's start
+};
+
+// One worker pair's blocks of one benchmark, in the order they ran.
+struct WorkerPairBlocks {
+  std::vector<BlockPair> block_pairs;
+};
+
+// Consecutive blocks of one worker pair into block pairs, in order: blocks 0 and 1 form the first pair,
+// 2 and 3 the second, and so on. A pair of two blocks of the same side, or a trailing single block, is
+// dropped (a worker that died mid-pair leaves one).
+WorkerPairBlocks pair_blocks(const std::vector<SideBlock>& blocks);
+
+// One worker pair's estimate. Absent (from estimate_pair) when no block pair has a positive finite
+// median on both sides.
+struct PairEstimate {
+  double log_ratio = 0.0;           // x_k, as above
+  std::size_t block_pairs = 0;      // block pairs used
+  std::size_t candidate_first = 0;  // of which the candidate ran first
+  // 1.4826 MAD of the d_j (0 for one block pair): the spread between block pairs within the pair.
+  double block_log_ratio_spread = 0.0;
+  // Pooled 1.4826 MAD of the log samples about their block's median: the noise within a block.
+  double within_block_log_spread = 0.0;
+  std::size_t base_samples = 0;
+  std::size_t candidate_samples = 0;
+};
+std::optional<PairEstimate> estimate_pair(const WorkerPairBlocks& pair);
+
+// The variance components on the log scale (variances, not CVs), as the planner needs them:
+// within_block: of one sample about its block's median; between_blocks: of one block-pair log ratio d_j
+// about its pair's x_k, less what the within-block noise explains ((pi / 2) sigma_w^2 (1/n_b + 1/n_c)),
+// floored at 0; between_pairs: of the x_k across pairs, less what the block-pair spread explains
+// ((pi / 2) between-block variance / B), floored at 0 (absent below 2 pairs).
+struct PairedVariance {
+  double within_block = 0.0;
+  double between_blocks = 0.0;
+  std::optional<double> between_pairs;
+  double mean_samples_per_block = 0.0;
+  double mean_block_pairs_per_pair = 0.0;
+};
+
+struct PairedOptions {
+  double noise_band = kPairedNoiseBand;
+  double equivalence_margin = kDefaultEquivalenceMargin;
+  double alpha = 0.05;              // the difference test, two-sided: the 95% interval
+  double equivalence_alpha = 0.05;  // each one-sided test of the TOST: the 90% interval
+  double power = 0.9;               // for the MDE
+};
+
+// A ratio interval on the log scale, from the mean and its standard error: exp(mean -/+ critical se).
+struct LogInterval {
+  double lower = 0.0;  // log of the ratio's bounds
+  double upper = 0.0;
+  double critical = 0.0;  // the t (or z) multiplier used
+};
+
+struct PairedAnalysis {
+  std::size_t pairs = 0;                // K: pairs with an estimate
+  std::vector<PairEstimate> estimates;  // one per pair with an estimate, in input order
+  double mean_log_ratio = 0.0;          // mean of x_k
+  std::optional<double> sd_log_ratio;   // sample sd of x_k (n - 1); absent for K = 1
+  double ratio = 1.0;                   // exp(mean_log_ratio)
+  // K >= 2: Student t on the x_k, levels 1 - alpha (difference) and 1 - 2 equivalence_alpha (TOST),
+  // method "paired-t-log-ratios". K = 1: t on that pair's block log ratios (within one pair: what the
+  // verdict then calls unreplicated), method "within-pair-t-block-ratios"; absent when the one pair
+  // has fewer than 2 block pairs.
+  std::optional<RatioInterval> difference_interval;   // 95% by default
+  std::optional<RatioInterval> equivalence_interval;  // 90% by default
+  // The two-sided p-value of "no change": the exact sign-flip test for 2 <= K <= kSignFlipMaxPairs, else
+  // Student's t on the x_k (K = 1: t on the block ratios). test names which.
+  double p_value = 1.0;
+  double p_t = 1.0;
+  std::optional<double> p_sign_flip;
+  std::string test;  // "sign-flip-exact", "paired-t" or "within-pair-t"
+  // The smallest relative change (as a fraction, 0.031 for 3.1%) that this design detects with
+  // probability `power` at `alpha` (see minimum_detectable_change), from the sd of the x_k. Absent for
+  // K = 1: one pair has no replicated estimate of the noise.
+  std::optional<double> mde;
+  PairedVariance variance;
+  bool replicated = false;  // K >= 2
+  std::size_t base_samples = 0;
+  std::size_t candidate_samples = 0;
+};
+
+// Absent when no pair has an estimate or an option is out of range (alpha, equivalence_alpha, power
+// outside (0, 1), a negative band or a margin <= 0).
+std::optional<PairedAnalysis> analyze_pairs(const std::vector<WorkerPairBlocks>& pairs,
+                                            const PairedOptions& options = {});
+
+// Student's t interval for the mean of `values` with the given critical multiplier; absent below 2
+// values. log scale.
+std::optional<LogInterval> mean_interval(const std::vector<double>& values, double critical);
+
+// Two-sided exact sign-flip permutation p-value of "the x_k are symmetric about 0": the share of the 2^K
+// sign vectors s with |sum s_k x_k| >= |sum x_k| (within a relative 1e-12, so that ties count as at
+// least as extreme). The identity and its negation are among them, so p >= 2^(1-K). Absent for K = 0 or
+// K > 24 (the enumeration would be too long).
+std::optional<double> sign_flip_p_value(const std::vector<double>& values);
+
+// Two-sided p-value of Student's one-sample t-test of mean 0; 1 when the sd is 0 and the mean is 0,
+// 0 when the sd is 0 and the mean is not. Absent below 2 values.
+std::optional<double> t_test_p_value(const std::vector<double>& values);
+
+// The MDE (docs/compare-paired.md): on the log scale
+//   mde_log = log(1 + noise_band) + (c_alpha + t_{power, K-1}) sd / sqrt(K),
+// c_alpha = t_{1 - alpha/2, K-1} (or the caller's critical value, the sequential design's last
+// boundary), returned as exp(mde_log) - 1. Why this form: "slower" needs the lower bound of the
+// interval, mean - c se, above log(1 + band); with the true change delta the mean is delta + se Z, so
+// P(found) = P(Z > c - (delta - log(1 + band)) / se), which is `power` when delta = mde_log (t for Z,
+// as se is estimated). Absent for K < 2, sd < 0, or alpha, power outside (0, 1).
+std::optional<double> minimum_detectable_change(double sd, std::size_t pairs, double noise_band, double alpha = 0.05,
+                                                double power = 0.9, std::optional<double> critical = std::nullopt);
+
+// The paired verdict, in this order:
+// 1. insufficient: a side has fewer than kMinSamplesPerSide samples in all, or there is no interval;
+// 2. faster/slower: adjusted_p <= q and the difference interval wholly beyond 1 -/+ noise_band;
+// 3. same: the equivalence interval wholly inside [1 - margin, 1 + margin] (two one-sided tests at
+//    equivalence_alpha each);
+// 4. inconclusive otherwise.
+// K = 1: what steps 2 and 3 would call faster, slower or same is unreplicated (same rests on the same
+// replication as slower). A change smaller than the margin can be both slower and same; slower wins
+// (a demonstrated change beyond the noise band is what a gate is for), and within_margin says so.
+struct PairedDecision {
+  Verdict verdict = Verdict::inconclusive;
+  bool within_margin = false;  // the equivalence interval was inside the margin
+};
+PairedDecision decide_paired(const PairedAnalysis& analysis, double adjusted_p, const PairedOptions& options = {},
+                             double q = 0.05);
+// The same on intervals the caller made (the sequential design's repeated confidence intervals).
+PairedDecision decide_paired(const RatioInterval& difference, const RatioInterval& equivalence, bool replicated,
+                             std::size_t base_samples, std::size_t candidate_samples, double adjusted_p,
+                             const PairedOptions& options = {}, double q = 0.05);
+
+// "inconclusive: a change of 3.1% or more would have been seen" (one decimal; "more than 1000%" beyond
+// 10); without an MDE "inconclusive: the run has no replicated estimate of its noise".
+std::string inconclusive_sentence(std::optional<double> mde);
+
+// The suite's geometric-mean ratio over benchmarks with its t interval on the per-benchmark mean log
+// ratios (each benchmark one value), at `level`. Absent for fewer than 2 benchmarks.
+std::optional<RatioInterval> geometric_mean_ratio(const std::vector<double>& log_ratios, double level = 0.95);
+
+}  // namespace gbx

@@ -1,0 +1,40 @@
+#pragma once
+
+#include <cstddef>
+#include <vector>
+
+#include <boost/math/distributions/students_t.hpp>
+
+#include "stats/paired.h"
+
+// What paired.cc, paired_verdict.cc and sequential.cc share; not part of the API.
+
+namespace gbx {
+namespace paired_detail {
+
+// Log ratios are clamped to +/-50 before exp, so that an interval with an enormous critical value (a
+// look that spends almost nothing) stays finite: e^50 is far beyond any ratio a benchmark shows, and
+// JSON cannot hold infinity.
+inline constexpr double kMaxAbsLogRatio = 50.0;
+double clamp_log(double value);
+
+// The sign-flip enumeration's limit: 2^24 sums take about 0.05 s.
+inline constexpr std::size_t kSignFlipMaxEnumerated = 24;
+
+// Student's t in double precision throughout: Boost's default promotes to long double, several times
+// slower, for digits that no interval here needs.
+using StudentT =
+    boost::math::students_t_distribution<double,
+                                         boost::math::policies::policy<boost::math::policies::promote_double<false>>>;
+double t_quantile(double degrees_of_freedom, double p);
+double mean_of(const std::vector<double>& values);
+double sample_sd(const std::vector<double>& values);  // n - 1; values.size() >= 2
+
+// d_j of the usable block pairs, in order; candidate_first (when given) gets each one's order.
+std::vector<double> block_log_ratios(const WorkerPairBlocks& pair, std::vector<bool>* candidate_first);
+
+// The variance components of PairedVariance from the pairs' estimates and their x_k.
+PairedVariance paired_variance(const std::vector<PairEstimate>& estimates, const std::vector<double>& x);
+
+}  // namespace paired_detail
+}  // namespace gbx

@@ -1,0 +1,72 @@
+// The paired verdict and its sentences (stats/paired.h).
+#include <cmath>
+#include <cstdio>
+
+#include "stats/paired.h"
+#include "stats/paired_detail.h"
+
+namespace gbx {
+
+using namespace paired_detail;
+
+PairedDecision decide_paired(const RatioInterval& difference, const RatioInterval& equivalence, bool replicated,
+                             std::size_t base_samples, std::size_t candidate_samples, double adjusted_p,
+                             const PairedOptions& options, double q) {
+  PairedDecision decision;
+  if (base_samples < kMinSamplesPerSide || candidate_samples < kMinSamplesPerSide) {
+    decision.verdict = Verdict::insufficient;
+    return decision;
+  }
+  const double margin = options.equivalence_margin;
+  decision.within_margin = equivalence.lower >= 1.0 - margin && equivalence.upper <= 1.0 + margin;
+  Verdict verdict = Verdict::inconclusive;
+  if (adjusted_p <= q && difference.lower > 1.0 + options.noise_band) {
+    verdict = Verdict::slower;
+  } else if (adjusted_p <= q && difference.upper < 1.0 - options.noise_band) {
+    verdict = Verdict::faster;
+  } else if (decision.within_margin) {
+    verdict = Verdict::same;
+  }
+  // One pair measured no process-level noise: a change and an equivalence alike are unreplicated.
+  if (!replicated && verdict != Verdict::inconclusive) verdict = Verdict::unreplicated;
+  decision.verdict = verdict;
+  return decision;
+}
+
+PairedDecision decide_paired(const PairedAnalysis& analysis, double adjusted_p, const PairedOptions& options,
+                             double q) {
+  if (!analysis.difference_interval || !analysis.equivalence_interval) {
+    PairedDecision decision;
+    decision.verdict = Verdict::insufficient;
+    return decision;
+  }
+  return decide_paired(*analysis.difference_interval, *analysis.equivalence_interval, analysis.replicated,
+                       analysis.base_samples, analysis.candidate_samples, adjusted_p, options, q);
+}
+
+std::string inconclusive_sentence(std::optional<double> mde) {
+  if (!mde || !std::isfinite(*mde)) return "inconclusive: the run has no replicated estimate of its noise";
+  char text[96];
+  if (*mde > 10.0) {
+    std::snprintf(text, sizeof text, "inconclusive: only a change of more than 1000%% would have been seen");
+  } else {
+    std::snprintf(text, sizeof text, "inconclusive: a change of %.1f%% or more would have been seen", 100.0 * *mde);
+  }
+  return text;
+}
+
+std::optional<RatioInterval> geometric_mean_ratio(const std::vector<double>& log_ratios, double level) {
+  if (log_ratios.size() < 2 || !(level > 0.0 && level < 1.0)) return std::nullopt;
+  const double degrees = static_cast<double>(log_ratios.size() - 1);
+  const auto bounds = mean_interval(log_ratios, t_quantile(degrees, (1.0 + level) / 2.0));
+  if (!bounds) return std::nullopt;
+  RatioInterval interval;
+  interval.ratio = std::exp(clamp_log(mean_of(log_ratios)));
+  interval.lower = std::exp(clamp_log(bounds->lower));
+  interval.upper = std::exp(clamp_log(bounds->upper));
+  interval.level = level;
+  interval.method = "t-mean-log-ratio-over-benchmarks";
+  return interval;
+}
+
+}  // namespace gbx

@@ -1,0 +1,140 @@
+#pragma once
+
+#include <cstddef>
+#include <optional>
+#include <vector>
+
+#include "stats/paired.h"
+
+// Group-sequential stopping for paired comparisons (docs/compare-paired.md). The run goes in looks
+// (by default after 5, 10 and 20 worker pairs). At each look every undecided benchmark is analysed
+// again; its intervals are repeated confidence intervals (Jennison & Turnbull, 2000, ch. 9) whose
+// critical values come from an alpha-spending function (Lan & DeMets, 1983), so that the chance of
+// ever calling a false faster/slower, or a false same, over all the looks stays at the nominal level.
+// A benchmark stops at the first look where it is decided (faster, slower or same); the remaining
+// budget goes to the undecided ones.
+//
+// Both tests spend: the difference test spends alpha / 2 on each side (two-sided 5%: the 95% interval
+// at a single look), the TOST spends equivalence_alpha on each of its one-sided tests (the 90% interval
+// at a single look). The boundaries are computed for the standardised Brownian motion (known variance)
+// by numerical integration over the looks (Armitage, McPherson & Rowe, 1969) and turned into t critical
+// values with K - 1 degrees of freedom at the same nominal tail probability (Jennison & Turnbull,
+// ch. 11, the usual approximation for an estimated variance).
+
+namespace gbx {
+
+// O'Brien-Fleming-type (Lan-DeMets): alpha(t) = 2 (1 - Phi(z_{1 - alpha/2} / sqrt(t))), spends almost
+// nothing early, so the last look's boundary is close to the fixed-sample one (2.004 against 1.960 at
+// three equal looks): the default, because the power at the last look barely drops. Pocock-type:
+// alpha(t) = alpha ln(1 + (e - 1) t), stops earlier on large changes but widens the last interval more.
+enum class SpendingFunction { obrien_fleming, pocock };
+const char* to_string(SpendingFunction spending);
+
+// The one-sided alpha spent by information fraction t (clamped to [0, 1]).
+double spent_alpha(SpendingFunction spending, double fraction, double one_sided_alpha);
+
+// The one-sided upper z boundaries c_1..c_m at increasing information fractions t_1 < ... < t_m in
+// (0, 1] such that P(Z_1 < c_1, ..., Z_{j-1} < c_{j-1}, Z_j >= c_j) = alpha(t_j) - alpha(t_{j-1}) under
+// no change, Z_j = S(t_j) / sqrt(t_j) for a standard Brownian motion S. The two-sided symmetric
+// boundary is the same c_j at one_sided_alpha = alpha / 2 (crossing both sides is neglected: below 1e-6
+// here). A look that would spend nothing gets +infinity's stand-in 40. Absent for fractions not
+// increasing in (0, 1] or alpha outside (0, 0.5).
+std::optional<std::vector<double>> spending_boundaries(const std::vector<double>& fractions, double one_sided_alpha,
+                                                       SpendingFunction spending);
+
+// The same with the looks' information (pairs, or any measure proportional to 1 / variance) apart from
+// their spending fractions, for a run whose planned maximum grew (the budget left after other rows
+// stopped): the Z_j then have correlations sqrt(I_i / I_j), while each look spends
+// alpha(t_j) - alpha(t_{j-1}) as planned at the time. Fractions may repeat (a look that spends nothing);
+// information must increase.
+std::optional<std::vector<double>> spending_boundaries(const std::vector<double>& information,
+                                                       const std::vector<double>& fractions, double one_sided_alpha,
+                                                       SpendingFunction spending);
+
+// The t_{K-1} critical value with the same upper tail as z: t_{K-1}^{-1}(Phi(z)). K >= 2.
+double t_critical_for(double z, std::size_t pairs);
+
+struct SequentialDesign {
+  std::vector<std::size_t> looks = {5, 10, 20};  // pairs at each look, increasing; the last is the most
+  SpendingFunction spending = SpendingFunction::obrien_fleming;
+  PairedOptions options;
+  double q = 0.05;  // Benjamini-Hochberg level at a single look (scaled by the look's nominal level)
+};
+
+// The looks 5, 10, 20, 40, ... below max_pairs, then max_pairs itself; {max_pairs} when it is below 5
+// (none for 0).
+std::vector<std::size_t> look_schedule(std::size_t max_pairs);
+
+// One benchmark's state across looks.
+struct SequentialRow {
+  bool stopped = false;
+  std::size_t looks_taken = 0;              // looks at which this row was analysed
+  std::vector<double> information;          // the pairs at each of those looks
+  std::vector<double> fractions;            // the spending fraction of each: pairs / the planned maximum then
+  std::optional<PairedAnalysis> analysis;   // at the latest look
+  std::optional<RatioInterval> difference;  // the repeated confidence intervals at the latest look
+  std::optional<RatioInterval> equivalence;
+  double difference_critical = 0.0;  // the t multipliers used at the latest look
+  double equivalence_critical = 0.0;
+  double nominal_alpha = 0.0;  // the two-sided nominal level of the latest difference boundary
+  double adjusted_p = 1.0;     // BH across all rows at the latest look
+  PairedDecision decision;
+  std::optional<double> mde;  // with the last boundary's critical value
+};
+
+// One look over all benchmarks. pairs_by_benchmark[b] holds benchmark b's worker pairs so far (its
+// spending fraction is their count over design.looks.back(), capped at 1; a final look counts as 1,
+// spending what is left). design.looks.back() may grow between looks, when the budget left by rows that
+// stopped goes to the rest: past looks keep what they spent, and the boundaries use the true correlation
+// of the looks (the overload of spending_boundaries above). Rows already stopped are kept as they are. Each other row
+// is analysed, its difference and equivalence intervals use this look's boundaries (computed from the fractions of the
+// row's own looks), the p-values of all rows are adjusted together by Benjamini-Hochberg
+// (benjamini_hochberg in stats/comparison.h) and a change needs adjusted_p <= q times the look's nominal
+// level over alpha. A row whose verdict is faster, slower or same stops; at a final look every row
+// stops. rows is resized to the number of benchmarks.
+void sequential_look(const std::vector<std::vector<WorkerPairBlocks>>& pairs_by_benchmark,
+                     std::vector<SequentialRow>& rows, const SequentialDesign& design, bool final_look);
+
+// What a pair of processes costs for one benchmark (its share of the start-up included).
+struct PairedCosts {
+  double sample_seconds = 0.0;
+  double block_warmup_seconds = 0.0;  // each block's own warm-up
+  double pair_start_seconds = 0.0;    // starting a worker pair, this benchmark's share
+};
+
+// The split of one benchmark's budget share between samples per block n, block pairs per worker
+// pair B and worker pairs K. n: the Kalibera-Jones optimum at the block-pair level,
+// n* = sqrt((pi/2) 2 sigma_w^2 c_warm / (sigma_blk^2 c_s)), clamped to [kMinSamplesPerBlock,
+// kMaxBlockSeconds / c_s] (a block stays short, so that the drift within a block pair stays small).
+// B: Kalibera & Jones's optimum one level up, with the block pair as the "sample" (variance
+// sigma_blk^2 + (pi/2) sigma_w^2 2/n, cost 2 (c_warm + n c_s)) and the worker pair as the "process"
+// (variance sigma_pair^2, cost pair_start_seconds): B* = sqrt((pi/2) v_bp c_pair / (sigma_pair^2 c_bp)),
+// at least 2 (one block pair of each order). K: as many pairs as the budget affords at B*; then
+// plan_replication (stats/hierarchical.h) at the half-width those K reach lowers B to the least that
+// still reaches it. Looks from look_schedule(K).
+inline constexpr std::size_t kMinSamplesPerBlock = 3;
+inline constexpr double kMaxBlockSeconds = 0.05;
+// The variance components assumed before any measurement (log scale): issue 21's figures on the
+// development machine (0.2% within a block, 0.3% between adjacent block pairs, 1% per process, so
+// 1.4% between the two processes of a pair).
+inline constexpr double kAssumedWithinBlockCv = 0.002;
+inline constexpr double kAssumedBetweenBlocksCv = 0.003;
+inline constexpr double kAssumedBetweenPairsCv = 0.014;
+
+struct PairedPlan {
+  std::size_t samples_per_block = 0;
+  std::size_t block_pairs_per_pair = 0;
+  std::size_t pairs = 0;  // the most, at the last look
+  std::vector<std::size_t> looks;
+  double seconds_per_pair = 0.0;
+  double total_seconds = 0.0;          // pairs * seconds_per_pair: the budget used if nothing stops early
+  std::optional<double> expected_mde;  // from the components at the last look's boundary
+  bool fits_budget = true;             // false: even 2 pairs of 2 block pairs exceed it (the plan is that)
+};
+
+// Absent for negative variances, non-positive sample_seconds, negative other costs or a budget <= 0.
+// A missing between_pairs takes kAssumedBetweenPairsCv.
+std::optional<PairedPlan> plan_paired(const PairedVariance& variance, const PairedCosts& costs, double budget_seconds,
+                                      const SequentialDesign& design = {});
+
+}  // namespace gbx

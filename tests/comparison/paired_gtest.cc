@@ -1,0 +1,227 @@
+// stats/paired.h against values worked out by hand (t quantiles from the tables: t(0.975, 3) = 3.182446,
+// t(0.95, 3) = 2.353363, t(0.975, 9) = 2.262157, t(0.90, 9) = 1.383029).
+#include <cmath>
+#include <vector>
+
+#include <gtest/gtest.h>
+
+#include "stats/paired.h"
+
+namespace gbx {
+namespace {
+
+// A block pair whose medians are exactly 1 and e^d: d_j = d.
+BlockPair block_pair(double d, bool candidate_first) {
+  const double c = std::exp(d);
+  return BlockPair{{1.0, 1.0, 1.0}, {c, c, c}, candidate_first, 0.0};
+}
+
+// K pairs, pair k with the one log ratio x[k] (two block pairs, one of each order).
+std::vector<WorkerPairBlocks> pairs_of(const std::vector<double>& x) {
+  std::vector<WorkerPairBlocks> pairs;
+  for (double value : x) pairs.push_back(WorkerPairBlocks{{block_pair(value, true), block_pair(value, false)}});
+  return pairs;
+}
+
+RatioInterval interval(double lower, double upper) {
+  RatioInterval result;
+  result.ratio = std::sqrt(lower * upper);
+  result.lower = lower;
+  result.upper = upper;
+  return result;
+}
+
+TEST(PairBlocks, ConsecutiveBlocksOfBothSidesMakeAPair) {
+  const auto side = [](PairedSide s, double x, double at) { return SideBlock{s, {x}, at}; };
+  const std::vector<SideBlock> blocks = {side(PairedSide::base, 1, 0.0),      side(PairedSide::candidate, 2, 0.1),
+                                         side(PairedSide::candidate, 3, 0.2), side(PairedSide::base, 4, 0.3),
+                                         side(PairedSide::base, 5, 0.4),      side(PairedSide::base, 6, 0.5),
+                                         side(PairedSide::candidate, 7, 0.6)};  // (5, 6) is not a pair; 7 is left alone
+  const WorkerPairBlocks pair = pair_blocks(blocks);
+  ASSERT_EQ(pair.block_pairs.size(), 2u);
+  EXPECT_FALSE(pair.block_pairs[0].candidate_first);
+  EXPECT_EQ(pair.block_pairs[0].base, std::vector<double>{1});
+  EXPECT_EQ(pair.block_pairs[0].candidate, std::vector<double>{2});
+  EXPECT_TRUE(pair.block_pairs[1].candidate_first);
+  EXPECT_EQ(pair.block_pairs[1].base, std::vector<double>{4});
+  EXPECT_EQ(pair.block_pairs[1].candidate, std::vector<double>{3});
+  EXPECT_DOUBLE_EQ(pair.block_pairs[1].start_seconds, 0.2);
+}
+
+TEST(EstimatePair, BalancesTheTwoOrders) {
+  // Candidate first: 0.03, 0.03; base first: 0.01. The median of all three is 0.03; each order's
+  // median averaged, (0.03 + 0.01) / 2 = 0.02, cancels an order effect of +/-0.01.
+  const WorkerPairBlocks pair{{block_pair(0.03, true), block_pair(0.01, false), block_pair(0.03, true)}};
+  const auto estimate = estimate_pair(pair);
+  ASSERT_TRUE(estimate);
+  EXPECT_NEAR(estimate->log_ratio, 0.02, 1e-12);
+  EXPECT_EQ(estimate->block_pairs, 3u);
+  EXPECT_EQ(estimate->candidate_first, 2u);
+  EXPECT_EQ(estimate->base_samples, 9u);
+  // MAD of {0.03, 0.01, 0.03} about 0.03 is 0: the spread of the block ratios is 0.
+  EXPECT_NEAR(estimate->block_log_ratio_spread, 0.0, 1e-12);
+  // One order only: the median of the block ratios.
+  const auto one_order =
+      estimate_pair(WorkerPairBlocks{{block_pair(0.01, true), block_pair(0.05, true), block_pair(0.02, true)}});
+  ASSERT_TRUE(one_order);
+  EXPECT_NEAR(one_order->log_ratio, 0.02, 1e-12);
+}
+
+TEST(EstimatePair, SkipsUnusableBlocks) {
+  WorkerPairBlocks pair{{block_pair(0.02, true), BlockPair{{1.0, -1.0}, {1.0}, false, 0.0}, BlockPair{{}, {1.0}}}};
+  const auto estimate = estimate_pair(pair);
+  ASSERT_TRUE(estimate);
+  EXPECT_EQ(estimate->block_pairs, 1u);
+  EXPECT_FALSE(estimate_pair(WorkerPairBlocks{{BlockPair{{std::nan("")}, {1.0}}}}));
+  EXPECT_FALSE(estimate_pair(WorkerPairBlocks{}));
+}
+
+TEST(MeanInterval, StudentTByHand) {
+  // mean 0.025, sd sqrt(2 (0.015^2 + 0.005^2) / 3) = 0.0129099, se 0.00645497.
+  const auto bounds = mean_interval({0.01, 0.02, 0.03, 0.04}, 3.182446);
+  ASSERT_TRUE(bounds);
+  EXPECT_NEAR(bounds->lower, 0.025 - 0.0205426, 1e-6);
+  EXPECT_NEAR(bounds->upper, 0.025 + 0.0205426, 1e-6);
+  EXPECT_FALSE(mean_interval({0.01}, 3.0));
+}
+
+TEST(AnalyzePairs, IntervalsAndTestsOnFourPairs) {
+  const auto analysis = analyze_pairs(pairs_of({0.01, 0.02, 0.03, 0.04}));
+  ASSERT_TRUE(analysis);
+  EXPECT_EQ(analysis->pairs, 4u);
+  EXPECT_TRUE(analysis->replicated);
+  EXPECT_NEAR(analysis->ratio, std::exp(0.025), 1e-12);
+  ASSERT_TRUE(analysis->difference_interval && analysis->equivalence_interval);
+  EXPECT_NEAR(std::log(analysis->difference_interval->lower), 0.0044574, 1e-6);
+  EXPECT_NEAR(std::log(analysis->difference_interval->upper), 0.0455426, 1e-6);
+  // 90%: half-width 2.353363 * 0.00645497 = 0.0151907.
+  EXPECT_NEAR(std::log(analysis->equivalence_interval->lower), 0.0098093, 1e-6);
+  EXPECT_NEAR(std::log(analysis->equivalence_interval->upper), 0.0401907, 1e-6);
+  EXPECT_DOUBLE_EQ(analysis->equivalence_interval->level, 0.9);
+  // All four positive: 2 of the 16 sign vectors are as extreme.
+  ASSERT_TRUE(analysis->p_sign_flip);
+  EXPECT_DOUBLE_EQ(*analysis->p_sign_flip, 0.125);
+  EXPECT_DOUBLE_EQ(analysis->p_value, 0.125);
+  EXPECT_EQ(analysis->test, "sign-flip-exact");
+  // t = 0.025 / 0.00645497 = 3.87298 on 3 degrees of freedom: p = 0.0305.
+  EXPECT_NEAR(analysis->p_t, 0.0305, 5e-4);
+  ASSERT_TRUE(analysis->mde);
+  EXPECT_GT(*analysis->mde, 0.0);
+}
+
+TEST(AnalyzePairs, BeyondTwelvePairsTheTestIsStudentT) {
+  std::vector<double> x;
+  for (int k = 0; k < 13; ++k) x.push_back(0.001 * k);
+  const auto analysis = analyze_pairs(pairs_of(x));
+  ASSERT_TRUE(analysis);
+  EXPECT_FALSE(analysis->p_sign_flip);
+  EXPECT_EQ(analysis->test, "paired-t");
+  EXPECT_DOUBLE_EQ(analysis->p_value, analysis->p_t);
+}
+
+TEST(AnalyzePairs, OnePairIsWithinPairEvidence) {
+  const auto analysis = analyze_pairs({WorkerPairBlocks{{block_pair(0.01, true), block_pair(0.03, false)}}});
+  ASSERT_TRUE(analysis);
+  EXPECT_FALSE(analysis->replicated);
+  EXPECT_EQ(analysis->test, "within-pair-t");
+  EXPECT_FALSE(analysis->mde);
+  ASSERT_TRUE(analysis->difference_interval);
+  EXPECT_EQ(analysis->difference_interval->method, "within-pair-t-block-ratios");
+  EXPECT_FALSE(analyze_pairs({}));
+  PairedOptions bad;
+  bad.alpha = 1.5;
+  EXPECT_FALSE(analyze_pairs(pairs_of({0.01, 0.02}), bad));
+}
+
+TEST(SignFlip, ExactOnTinyCases) {
+  // +/-1 +/-2 +/-3: sums 6, 4, 2, 0, 0, -2, -4, -6; |S| >= 6 twice in 8.
+  EXPECT_DOUBLE_EQ(*sign_flip_p_value({1, 2, 3}), 0.25);
+  // Observed 1 - 2 + 3 + 4 = 6 = 10 - 2A with A the flipped part of {1, 2, 3, 4}: A <= 2 or A >= 8,
+  // three subsets each, 6 of 16.
+  EXPECT_DOUBLE_EQ(*sign_flip_p_value({1, -2, 3, 4}), 0.375);
+  EXPECT_DOUBLE_EQ(*sign_flip_p_value({1, 1}), 0.5);  // 2, 0, 0, -2: ties count as extreme
+  EXPECT_DOUBLE_EQ(*sign_flip_p_value({0.5}), 1.0);
+  EXPECT_FALSE(sign_flip_p_value({}));
+  EXPECT_FALSE(sign_flip_p_value(std::vector<double>(25, 1.0)));
+}
+
+TEST(TTest, PValues) {
+  EXPECT_NEAR(*t_test_p_value({0.01, 0.02, 0.03, 0.04}), 0.0305, 5e-4);
+  EXPECT_DOUBLE_EQ(*t_test_p_value({0.0, 0.0}), 1.0);
+  EXPECT_DOUBLE_EQ(*t_test_p_value({0.1, 0.1}), 0.0);
+  EXPECT_FALSE(t_test_p_value({0.1}));
+}
+
+TEST(MinimumDetectableChange, ByHand) {
+  // log(1.005) + (2.262157 + 1.383029) 0.01 / sqrt(10) = 0.0049875 + 0.0115271 = 0.0165146.
+  EXPECT_NEAR(*minimum_detectable_change(0.01, 10, 0.005), std::expm1(0.0165146), 1e-6);
+  // The sequential design's critical value 2.5 in place of t(0.975, 9).
+  EXPECT_NEAR(*minimum_detectable_change(0.01, 10, 0.005, 0.05, 0.9, 2.5),
+              std::expm1(0.0049875 + (2.5 + 1.383029) * 0.01 / std::sqrt(10.0)), 1e-6);
+  EXPECT_NEAR(*minimum_detectable_change(0.0, 10, 0.0), 0.0, 1e-15);
+  EXPECT_FALSE(minimum_detectable_change(0.01, 1, 0.005));
+  EXPECT_FALSE(minimum_detectable_change(-0.01, 5, 0.005));
+}
+
+TEST(DecidePaired, TheVerdicts) {
+  const PairedOptions options;  // band 0.5%, margin 2%
+  const auto decide_on = [&](RatioInterval difference, RatioInterval equivalence, double p, bool replicated = true) {
+    return decide_paired(difference, equivalence, replicated, 100, 100, p, options).verdict;
+  };
+  EXPECT_EQ(decide_on(interval(0.98, 1.02), interval(0.985, 1.015), 0.5), Verdict::same);
+  EXPECT_EQ(decide_on(interval(1.01, 1.05), interval(1.012, 1.045), 0.001), Verdict::slower);
+  EXPECT_EQ(decide_on(interval(0.95, 0.99), interval(0.955, 0.985), 0.001), Verdict::faster);
+  EXPECT_EQ(decide_on(interval(1.01, 1.05), interval(1.012, 1.045), 0.2), Verdict::inconclusive);     // p too big
+  EXPECT_EQ(decide_on(interval(1.004, 1.05), interval(1.006, 1.045), 0.001), Verdict::inconclusive);  // in band
+  EXPECT_EQ(decide_on(interval(0.97, 1.03), interval(0.975, 1.025), 0.5), Verdict::inconclusive);
+  // The 90% interval's edges count as inside the margin; just past them they do not.
+  EXPECT_EQ(decide_on(interval(0.97, 1.03), interval(0.98, 1.02), 0.5), Verdict::same);
+  EXPECT_EQ(decide_on(interval(0.97, 1.03), interval(0.98, 1.0201), 0.5), Verdict::inconclusive);
+}
+
+TEST(DecidePaired, ASmallChangeIsSlowerWithinTheMargin) {
+  const PairedDecision decision =
+      decide_paired(interval(1.006, 1.014), interval(1.007, 1.013), true, 100, 100, 0.001, PairedOptions{});
+  EXPECT_EQ(decision.verdict, Verdict::slower);
+  EXPECT_TRUE(decision.within_margin);
+}
+
+TEST(DecidePaired, OnePairIsUnreplicatedForSameAsForSlower) {
+  const PairedOptions options;
+  EXPECT_EQ(decide_paired(interval(0.99, 1.01), interval(0.995, 1.005), false, 100, 100, 0.5, options).verdict,
+            Verdict::unreplicated);
+  EXPECT_EQ(decide_paired(interval(1.05, 1.07), interval(1.052, 1.068), false, 100, 100, 0.001, options).verdict,
+            Verdict::unreplicated);
+  EXPECT_EQ(decide_paired(interval(0.95, 1.07), interval(0.96, 1.06), false, 100, 100, 0.5, options).verdict,
+            Verdict::inconclusive);
+  // Through analyze_pairs: one pair of identical block ratios.
+  const auto one = analyze_pairs({WorkerPairBlocks{{block_pair(0.0, true), block_pair(0.0, false)}}});
+  ASSERT_TRUE(one);
+  EXPECT_EQ(decide_paired(*one, one->p_value).verdict, Verdict::unreplicated);
+}
+
+TEST(DecidePaired, TooFewSamplesAreInsufficient) {
+  EXPECT_EQ(decide_paired(interval(0.99, 1.01), interval(0.995, 1.005), true, 5, 100, 0.5).verdict,
+            Verdict::insufficient);
+  PairedAnalysis no_interval;
+  EXPECT_EQ(decide_paired(no_interval, 0.5).verdict, Verdict::insufficient);
+}
+
+TEST(InconclusiveSentence, NamesTheDetectableChange) {
+  EXPECT_EQ(inconclusive_sentence(0.031), "inconclusive: a change of 3.1% or more would have been seen");
+  EXPECT_EQ(inconclusive_sentence(std::nullopt), "inconclusive: the run has no replicated estimate of its noise");
+  EXPECT_EQ(inconclusive_sentence(20.0), "inconclusive: only a change of more than 1000% would have been seen");
+}
+
+TEST(GeometricMeanRatio, OverBenchmarks) {
+  const auto ratio = geometric_mean_ratio({std::log(1.01), std::log(1.03)});
+  ASSERT_TRUE(ratio);
+  EXPECT_NEAR(ratio->ratio, std::sqrt(1.01 * 1.03), 1e-12);
+  // sd of the two logs / sqrt(2) times t(0.975, 1) = 12.7062.
+  const double half = 12.7062 * std::fabs(std::log(1.03) - std::log(1.01)) / std::sqrt(2.0) / std::sqrt(2.0);
+  EXPECT_NEAR(std::log(ratio->upper), 0.5 * (std::log(1.01) + std::log(1.03)) + half, 1e-4);
+  EXPECT_FALSE(geometric_mean_ratio({0.01}));
+}
+
+}  // namespace
+}  // namespace gbx

@@ -1,0 +1,72 @@
+// The paired, sequential design on the simulated drifting machine of bench/ab_machine_model.h
+// (seeded): loose bounds on what bench/ab_simulation measures over many more runs
+// (docs/compare-paired.md). Beside it today's design on the same machines, which cannot decide there.
+#include <cstdio>
+#include <random>
+#include <vector>
+
+#include <gtest/gtest.h>
+
+#include "bench/ab_machine_model.h"
+
+namespace gbx {
+namespace {
+
+using namespace gbx::ab_model;
+
+struct Shares {
+  double changed = 0;  // faster or slower
+  double slower = 0;
+  double same = 0;
+  double rows = 0;
+  double seconds = 0;
+};
+
+Shares run(double change, int runs, bool today) {
+  Shares shares;
+  for (int r = 0; r < runs; ++r) {
+    Machine machine(MachineNoise{}, 500 + static_cast<std::uint64_t>(r));
+    std::mt19937_64 engine(900 + static_cast<std::uint64_t>(r));
+    const std::vector<SimulatedBenchmark> suite = default_suite(change);
+    const DesignOutcome outcome = today ? run_today(machine, engine, suite, TodayDesign{}, {0.02})[0]
+                                        : run_paired(machine, engine, suite, PairedDesign{});
+    shares.seconds += outcome.seconds / runs;
+    for (Verdict v : outcome.verdicts) {
+      shares.rows += 1;
+      if (v == Verdict::faster || v == Verdict::slower) shares.changed += 1;
+      if (v == Verdict::slower) shares.slower += 1;
+      if (v == Verdict::same) shares.same += 1;
+    }
+  }
+  shares.changed /= shares.rows;
+  shares.slower /= shares.rows;
+  shares.same /= shares.rows;
+  return shares;
+}
+
+TEST(PairedSimulation, AAIsSameAndNeverAChange) {
+  const Shares paired = run(0.0, 15, false);
+  std::printf("A/A, paired: %.1f%% faster/slower, %.1f%% same, %.0f s a run\n", 100 * paired.changed, 100 * paired.same,
+              paired.seconds);
+  EXPECT_LE(paired.changed, 0.05);
+  EXPECT_GE(paired.same, 0.85);
+  EXPECT_LE(paired.seconds, PairedDesign{}.budget_seconds + 10.0);
+}
+
+TEST(PairedSimulation, TwoPercentSlowerIsFound) {
+  const Shares paired = run(0.02, 15, false);
+  std::printf("2%% slower, paired: %.1f%% slower, %.1f%% same, %.0f s a run\n", 100 * paired.slower, 100 * paired.same,
+              paired.seconds);
+  EXPECT_GE(paired.slower, 0.85);
+  EXPECT_LE(paired.same, 0.05);
+}
+
+TEST(PairedSimulation, TodaysDesignCannotDecideOnTheSameMachine) {
+  const Shares today = run(0.02, 3, true);
+  std::printf("2%% slower, today: %.1f%% slower, %.1f%% same, %.0f s a run\n", 100 * today.slower, 100 * today.same,
+              today.seconds);
+  EXPECT_LE(today.slower, 0.5);  // the drift between processes hides a 2% change
+}
+
+}  // namespace
+}  // namespace gbx

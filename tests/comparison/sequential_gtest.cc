@@ -1,0 +1,235 @@
+// stats/sequential.h: the spending functions and boundaries against published values, by Monte Carlo
+// on Brownian paths, the looks, the planner, and the rule's error rates on normal data (seeded).
+#include <cmath>
+#include <random>
+#include <vector>
+
+#include <gtest/gtest.h>
+
+#include "stats/sequential.h"
+
+namespace gbx {
+namespace {
+
+std::vector<double> equal_looks(int m) {
+  std::vector<double> fractions;
+  for (int j = 1; j <= m; ++j) fractions.push_back(static_cast<double>(j) / m);
+  return fractions;
+}
+
+void expect_boundaries(const std::vector<double>& fractions, SpendingFunction spending,
+                       const std::vector<double>& published) {
+  const auto boundaries = spending_boundaries(fractions, 0.025, spending);
+  ASSERT_TRUE(boundaries);
+  ASSERT_EQ(boundaries->size(), published.size());
+  for (std::size_t j = 0; j < published.size(); ++j) EXPECT_NEAR((*boundaries)[j], published[j], 2e-4) << j;
+}
+
+TEST(SpentAlpha, ByHand) {
+  EXPECT_NEAR(spent_alpha(SpendingFunction::obrien_fleming, 1.0, 0.025), 0.025, 1e-12);
+  // 2 (1 - Phi(2.241403 / sqrt(0.25))) = 2 (1 - Phi(4.482807)) = 7.367e-6.
+  EXPECT_NEAR(spent_alpha(SpendingFunction::obrien_fleming, 0.25, 0.025), 7.367e-6, 2e-9);
+  EXPECT_NEAR(spent_alpha(SpendingFunction::pocock, 1.0, 0.025), 0.025, 1e-12);
+  // 0.025 ln(1 + (e - 1) / 2) = 0.025 ln(1.859141) = 0.0155029.
+  EXPECT_NEAR(spent_alpha(SpendingFunction::pocock, 0.5, 0.025), 0.0155029, 1e-7);
+  EXPECT_EQ(spent_alpha(SpendingFunction::pocock, 0.0, 0.025), 0.0);
+}
+
+// Lan-DeMets bounds for equally spaced looks, one-sided 0.025 (two-sided 0.05), as tabulated by
+// Jennison & Turnbull (2000) and printed by R's gsDesign (sfLDOF, sfLDPocock).
+TEST(SpendingBoundaries, OBrienFlemingTypeMatchesPublishedValues) {
+  expect_boundaries(equal_looks(3), SpendingFunction::obrien_fleming, {3.7103, 2.5114, 1.9930});
+  expect_boundaries(equal_looks(4), SpendingFunction::obrien_fleming, {4.3326, 2.9631, 2.3590, 2.0141});
+  expect_boundaries(equal_looks(5), SpendingFunction::obrien_fleming, {4.8769, 3.3569, 2.6803, 2.2898, 2.0310});
+}
+
+TEST(SpendingBoundaries, PocockTypeMatchesPublishedValues) {
+  expect_boundaries(equal_looks(5), SpendingFunction::pocock, {2.4380, 2.4268, 2.4101, 2.3966, 2.3859});
+}
+
+TEST(SpendingBoundaries, OneLookIsTheFixedSampleBoundary) {
+  expect_boundaries({1.0}, SpendingFunction::obrien_fleming, {1.959964});
+  expect_boundaries({1.0}, SpendingFunction::pocock, {1.959964});
+}
+
+// Brownian paths at the looks 0.25, 0.5, 1: the share first crossing at each look is what the spending
+// function spends there.
+TEST(SpendingBoundaries, MonteCarloCrossingRatesMatchTheSpending) {
+  const std::vector<double> fractions = {0.25, 0.5, 1.0};
+  for (SpendingFunction spending : {SpendingFunction::obrien_fleming, SpendingFunction::pocock}) {
+    const auto c = spending_boundaries(fractions, 0.025, spending);
+    ASSERT_TRUE(c);
+    std::mt19937_64 engine(2026);
+    std::normal_distribution<double> normal(0.0, 1.0);
+    constexpr int kPaths = 400000;
+    std::vector<double> crossed(3, 0.0);
+    for (int path = 0; path < kPaths; ++path) {
+      double s = 0.0;
+      double t = 0.0;
+      for (std::size_t j = 0; j < 3; ++j) {
+        s += std::sqrt(fractions[j] - t) * normal(engine);
+        t = fractions[j];
+        if (s / std::sqrt(t) >= (*c)[j]) {
+          crossed[j] += 1.0;
+          break;
+        }
+      }
+    }
+    double previous = 0.0;
+    for (std::size_t j = 0; j < 3; ++j) {
+      const double expected = spent_alpha(spending, fractions[j], 0.025) - previous;
+      previous += expected;
+      const double sd = std::sqrt(expected * (1.0 - expected) / kPaths);
+      EXPECT_NEAR(crossed[j] / kPaths, expected, 4.0 * sd + 1e-6) << to_string(spending) << " look " << j;
+    }
+  }
+}
+
+TEST(SpendingBoundaries, InformationApartFromFractions) {
+  const auto same = spending_boundaries({5, 10, 20}, {0.25, 0.5, 1.0}, 0.025, SpendingFunction::obrien_fleming);
+  const auto plain = spending_boundaries({0.25, 0.5, 1.0}, 0.025, SpendingFunction::obrien_fleming);
+  ASSERT_TRUE(same && plain);
+  for (std::size_t j = 0; j < 3; ++j) EXPECT_NEAR((*same)[j], (*plain)[j], 1e-9);
+  // A look that spends nothing (its fraction repeats) gets the stand-in for no boundary.
+  const auto none = spending_boundaries({5, 10, 20}, {0.25, 0.5, 0.5}, 0.025, SpendingFunction::obrien_fleming);
+  ASSERT_TRUE(none);
+  EXPECT_GE((*none)[2], 39.0);
+  EXPECT_FALSE(spending_boundaries({0.5, 0.25}, 0.025, SpendingFunction::pocock));
+  EXPECT_FALSE(spending_boundaries({0.5, 1.5}, 0.025, SpendingFunction::pocock));
+  EXPECT_FALSE(spending_boundaries({1.0}, 0.6, SpendingFunction::pocock));
+  EXPECT_FALSE(spending_boundaries({5, 5}, {0.5, 1.0}, 0.025, SpendingFunction::pocock));
+}
+
+TEST(TCriticalFor, SameTailAsZ) {
+  EXPECT_NEAR(t_critical_for(1.644854, 11), 1.812461, 1e-5);  // t(0.95, 10)
+  EXPECT_NEAR(t_critical_for(1.959964, 4), 3.182446, 1e-5);   // t(0.975, 3)
+  EXPECT_TRUE(std::isfinite(t_critical_for(40.0, 5)));
+}
+
+TEST(LookSchedule, DoublesFromFive) {
+  EXPECT_EQ(look_schedule(20), (std::vector<std::size_t>{5, 10, 20}));
+  EXPECT_EQ(look_schedule(44), (std::vector<std::size_t>{5, 10, 20, 40, 44}));
+  EXPECT_EQ(look_schedule(5), (std::vector<std::size_t>{5}));
+  EXPECT_EQ(look_schedule(3), (std::vector<std::size_t>{3}));
+  EXPECT_TRUE(look_schedule(0).empty());
+}
+
+TEST(PlanPaired, ByHand) {
+  // sigma_w^2 = 4e-6, no block-to-block variance: blocks as long as allowed, 0.05 s / 1 ms = 50 samples.
+  // Block pair: variance (pi/2) 4e-6 2/50 = 2.513e-7, cost 2 (0.002 + 0.05) = 0.104 s; pair variance
+  // 1e-4, cost 0.1 s: B* = sqrt((pi/2) 2.513e-7 0.1 / (1e-4 0.104)) = 0.06, so 2 (the least); K =
+  // floor(10 / (0.1 + 2 * 0.104)) = 32.
+  PairedVariance variance;
+  variance.within_block = 4e-6;
+  variance.between_blocks = 0.0;
+  variance.between_pairs = 1e-4;
+  const auto plan = plan_paired(variance, PairedCosts{0.001, 0.002, 0.1}, 10.0);
+  ASSERT_TRUE(plan);
+  EXPECT_EQ(plan->samples_per_block, 50u);
+  EXPECT_EQ(plan->block_pairs_per_pair, 2u);
+  EXPECT_EQ(plan->pairs, 32u);
+  EXPECT_EQ(plan->looks, (std::vector<std::size_t>{5, 10, 20, 32}));
+  EXPECT_NEAR(plan->seconds_per_pair, 0.308, 1e-9);
+  EXPECT_TRUE(plan->fits_budget);
+  ASSERT_TRUE(plan->expected_mde);
+  EXPECT_GT(*plan->expected_mde, 0.005);
+  EXPECT_LT(*plan->expected_mde, 0.02);
+}
+
+TEST(PlanPaired, NoisyBlocksGetMoreBlockPairsAndABudgetTooSmallSaysSo) {
+  PairedVariance variance;
+  variance.within_block = 4e-6;
+  variance.between_blocks = 1e-4;  // 1% between adjacent block pairs
+  variance.between_pairs = 1e-6;   // and almost nothing between pairs
+  const auto plan = plan_paired(variance, PairedCosts{0.001, 0.002, 0.5}, 60.0);
+  ASSERT_TRUE(plan);
+  EXPECT_GT(plan->block_pairs_per_pair, 2u);
+  EXPECT_LE(plan->total_seconds, 60.0);
+  const auto tiny = plan_paired(variance, PairedCosts{0.001, 0.002, 0.5}, 0.5);
+  ASSERT_TRUE(tiny);
+  EXPECT_FALSE(tiny->fits_budget);
+  EXPECT_FALSE(plan_paired(variance, PairedCosts{0.0, 0.002, 0.5}, 60.0));
+  EXPECT_FALSE(plan_paired(variance, PairedCosts{0.001, 0.002, 0.5}, 0.0));
+}
+
+// One benchmark's pairs with log ratios drawn N(log ratio, sd^2).
+struct NormalPairs {
+  std::mt19937_64 engine;
+  std::normal_distribution<double> noise;
+  WorkerPairBlocks next() {
+    const double c = std::exp(noise(engine));
+    return WorkerPairBlocks{{BlockPair{{1.0, 1.0, 1.0}, {c, c, c}, false, 0.0}}};
+  }
+};
+
+// The share of runs that end with `verdict` under the sequential rule, looks 5/10/20.
+double share_of(Verdict verdict, double ratio, const SequentialDesign& design, int runs, std::uint64_t seed) {
+  NormalPairs source{std::mt19937_64(seed), std::normal_distribution<double>(std::log(ratio), 0.014)};
+  int count = 0;
+  for (int run = 0; run < runs; ++run) {
+    std::vector<std::vector<WorkerPairBlocks>> pairs(1);
+    std::vector<SequentialRow> rows;
+    for (std::size_t k = 1; k <= design.looks.back(); ++k) {
+      pairs[0].push_back(source.next());
+      if (k != 5 && k != 10 && k != 20) continue;
+      sequential_look(pairs, rows, design, k == design.looks.back());
+      if (rows[0].stopped) break;
+    }
+    EXPECT_TRUE(rows[0].stopped);
+    if (rows[0].decision.verdict == verdict) ++count;
+  }
+  return static_cast<double>(count) / runs;
+}
+
+TEST(SequentialLook, ErrorRatesStayAtTheirLevels) {
+  SequentialDesign difference_only;  // no band, and a margin nothing can meet: the difference test alone
+  difference_only.options.noise_band = 0.0;
+  difference_only.options.equivalence_margin = 1e-9;
+  const double false_slower = share_of(Verdict::slower, 1.0, difference_only, 2000, 1);
+  const double false_faster = share_of(Verdict::faster, 1.0, difference_only, 2000, 2);
+  EXPECT_LE(false_slower + false_faster, 0.07);   // 5% two-sided
+  EXPECT_GE(false_slower + false_faster, 0.025);  // and not an empty test
+
+  SequentialDesign equivalence_only;  // a band nothing can clear: the TOST alone, at the margin's edge
+  equivalence_only.options.noise_band = 0.99;
+  const double false_same = share_of(Verdict::same, 1.02, equivalence_only, 2000, 3);
+  EXPECT_LE(false_same, 0.07);
+  EXPECT_GE(false_same, 0.02);
+  // Power: a true ratio of 1 is called same, and 1.03 slower, nearly always by 20 pairs.
+  EXPECT_GE(share_of(Verdict::same, 1.0, SequentialDesign{}, 500, 4), 0.9);
+  EXPECT_GE(share_of(Verdict::slower, 1.03, SequentialDesign{}, 500, 5), 0.9);
+}
+
+TEST(SequentialLook, StopsWhenDecidedAndKeepsStoppedRows) {
+  SequentialDesign design;
+  std::vector<std::vector<WorkerPairBlocks>> pairs(3);
+  NormalPairs tight{std::mt19937_64(7), std::normal_distribution<double>(0.0, 0.001)};
+  NormalPairs loose{std::mt19937_64(8), std::normal_distribution<double>(0.0, 0.2)};
+  for (int k = 0; k < 10; ++k) {
+    pairs[0].push_back(tight.next());
+    pairs[1].push_back(loose.next());
+  }  // pairs[2]: nothing measured
+  std::vector<SequentialRow> rows;
+  sequential_look(pairs, rows, design, false);
+  ASSERT_EQ(rows.size(), 3u);
+  EXPECT_TRUE(rows[0].stopped);
+  EXPECT_EQ(rows[0].decision.verdict, Verdict::same);
+  EXPECT_EQ(rows[0].fractions, (std::vector<double>{0.5}));
+  EXPECT_FALSE(rows[1].stopped);
+  EXPECT_EQ(rows[1].decision.verdict, Verdict::inconclusive);
+  EXPECT_GT(rows[1].difference_critical, 2.262157);  // wider than the fixed-sample t(0.975, 9)
+  EXPECT_EQ(rows[2].decision.verdict, Verdict::insufficient);
+  const SequentialRow kept = rows[0];
+  for (int k = 0; k < 10; ++k) pairs[1].push_back(loose.next());
+  sequential_look(pairs, rows, design, true);
+  EXPECT_EQ(rows[0].fractions, kept.fractions);  // untouched
+  EXPECT_TRUE(rows[1].stopped);
+  EXPECT_EQ(rows[1].fractions, (std::vector<double>{0.5, 1.0}));
+  EXPECT_EQ(rows[1].decision.verdict, Verdict::inconclusive);
+  ASSERT_TRUE(rows[1].mde);
+  EXPECT_GT(*rows[1].mde, 0.02);
+  EXPECT_TRUE(rows[2].stopped);
+}
+
+}  // namespace
+}  // namespace gbx
