@@ -143,6 +143,16 @@ double shown_median(const std::optional<HierarchicalEstimate>& processes, const 
   return processes ? processes->median : samples.estimate;
 }
 
+std::vector<Difference> gate_differences(const nlohmann::json& base, const nlohmann::json& candidate) {
+  std::vector<Difference> differences;
+  for (const auto& field : kGate) {
+    const auto b = fact(base, field);
+    const auto c = fact(candidate, field);
+    if (b && c && *b != *c) differences.push_back({field.label, *b, *c});
+  }
+  return differences;
+}
+
 const char* const kFewerFactsNote =
     "fewer facts were available: plain Google Benchmark JSON has no gbx section, so its repetitions serve as "
     "samples and no environment or protocol could be checked";
@@ -154,11 +164,7 @@ Comparison compare_loaded(const LoadedRecord& base, const LoadedRecord& candidat
   comparison.fewer_facts = !base.has_gbx || !candidate.has_gbx;
 
   // The gate: run-level facts, then each common benchmark's own.
-  for (const auto& field : kGate) {
-    const auto b = fact(base.json, field);
-    const auto c = fact(candidate.json, field);
-    if (b && c && *b != *c) comparison.differences.push_back({field.label, *b, *c});
-  }
+  comparison.differences = gate_differences(base.json, candidate.json);
   for (const auto& c : candidate.benchmarks) {
     const auto found = std::find_if(base.benchmarks.begin(), base.benchmarks.end(),
                                     [&](const LoadedBenchmark& b) { return b.name == c.name; });

@@ -63,6 +63,12 @@ struct Comparison {
 Comparison compare_loaded(const LoadedRecord& base, const LoadedRecord& candidate, double noise_band = 0.02,
                           double fdr = 0.05);
 
+// The run-level facts (GPU, driver, toolkit, build, protocol) on which two records differ.
+std::vector<Difference> gate_differences(const nlohmann::json& base, const nlohmann::json& candidate);
+
+// The run-level facts (GPU, driver, toolkit, build, protocol) on which two records differ.
+std::vector<Difference> gate_differences(const nlohmann::json& base, const nlohmann::json& candidate);
+
 // What a comparison with plain Google Benchmark JSON could not check.
 extern const char* const kFewerFactsNote;
 

@@ -16,6 +16,7 @@
 #include "analysis/pareto.h"
 #include "processes/process_runner.h"
 #include "cli/compare_command.h"
+#include "cli/ab_interleaved.h"
 
 namespace gbx::tools {
 
@@ -59,7 +60,7 @@ nlohmann::json side_record(Side& side, const AbOptions& options, const std::vect
 
 }  // namespace
 
-int ab_command(const AbOptions& options, std::ostream& out, std::ostream& err) {
+int check_ab_options(const AbOptions& options, std::ostream& err) {
   if (options.format != "console" && options.format != "markdown" && options.format != "json") {
     err << "gbx ab: invalid value '" << options.format << "' for --format: expected console, markdown or json\n";
     return 2;
@@ -80,6 +81,23 @@ int ab_command(const AbOptions& options, std::ostream& out, std::ostream& err) {
       return 2;
     }
   }
+  try {
+    (void)parse_command_line(options.bench_args);
+  } catch (const FlagError& error) {
+    err << "gbx ab: " << error.what() << "\n";
+    return 2;
+  }
+  struct stat info {};
+  if (::stat(options.out_dir.c_str(), &info) != 0 || !S_ISDIR(info.st_mode)) {
+    err << "gbx ab: -o " << options.out_dir << ": not a directory\n";
+    return 2;
+  }
+  return 0;
+}
+
+int ab_command(const AbOptions& options, std::ostream& out, std::ostream& err) {
+  if (const int bad = check_ab_options(options, err)) return bad;
+  if (options.interleaved) return run_interleaved(options, out, err);
   CommandLine line;
   try {
     line = parse_command_line(options.bench_args);

@@ -24,6 +24,15 @@ struct AbOptions {
   double fdr = 0.05;
   bool allow_incompatible = false;
   std::vector<std::string> bench_args;  // after "--": flags for both binaries
+  // The interleaved design (cli/ab_interleaved.h, docs/compare-ab.md), the default; false: the
+  // whole-process design (--whole-processes), K processes per side run one after the other.
+  bool interleaved = true;
+  std::string budget = "120s";                // --budget: the interleaved run's time budget
+  double equivalence = 0.02;                  // --equivalence: the margin of "same"
+  std::int64_t blocks_per_pair = 4;           // --blocks: interleaved block pairs per worker pair
+  std::string base_filter, candidate_filter;  // two variants of one binary (then base == candidate)
+  bool processes_given = false;               // --processes given: the most worker pairs
+  bool noise_band_given = false;              // else the interleaved design's own band (0.5%)
 };
 
 // `gbx ab`: runs K processes of each binary alternately, in randomized pairs (base first or candidate
@@ -31,5 +40,9 @@ struct AbOptions {
 // `gbx compare` does. Exit codes: those of `gbx compare` (0, 1 when slower, 2 bad input or
 // incompatible), or 128 + the signal when interrupted (both records keep what finished).
 int ab_command(const AbOptions& options, std::ostream& out, std::ostream& err);
+
+// The checks both designs share (format, binaries, bench flags, output directory): 0 when fine, else
+// the message written to err and 2.
+int check_ab_options(const AbOptions& options, std::ostream& err);
 
 }  // namespace gbx::tools

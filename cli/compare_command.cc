@@ -15,6 +15,7 @@
 #include "analysis/run_analysis.h"
 #include "stats/bootstrap.h"
 #include "stats/comparison.h"
+#include "cli/ab_output.h"
 #include "cli/terminal_colour.h"
 
 namespace gbx::tools {
@@ -96,6 +97,10 @@ int report_comparison(const CompareOptions& options, const LoadedRecord& base, c
       return 3;
     }
   }
+  // Two records of one interleaved `gbx ab` run: the pairing of their blocks decides (cli/ab_output.h).
+  if (paired_records(base, candidate) && gate_differences(base.json, candidate.json).empty()) {
+    return print_paired(out, options.format, paired_from_records(base, candidate), options.base, options.candidate);
+  }
   const Comparison comparison = compare_loaded(base, candidate, options.noise_band, options.fdr);
   const auto& rows = comparison.rows;
   const auto& differences = comparison.differences;
@@ -157,6 +162,11 @@ int report_comparison(const CompareOptions& options, const LoadedRecord& base, c
           {"incompatible", row.incompatible},
           {"throttled", row.throttled.empty() ? nlohmann::json() : nlohmann::json(row.throttled)},
           {"sentence", row.sentence}};
+      // The smallest change this row could have detected at 90% power (two-sided 5%), from its interval.
+      r["mde"] = row.ratio && row.ratio->lower > 0.0 && row.ratio->upper > row.ratio->lower
+                     ? nlohmann::json(std::expm1((1.959964 + 1.281552) / 1.959964 *
+                                                 std::log(row.ratio->upper / row.ratio->lower) / 2.0))
+                     : nlohmann::json();
       r["ratio"] = row.ratio ? nlohmann::json{{"estimate", row.ratio->ratio},
                                               {"lower", row.ratio->lower},
                                               {"upper", row.ratio->upper},

@@ -118,9 +118,25 @@ int run_command(int argc, char** argv) {
   CLI::App* ab = app.add_subcommand(
       "ab", "Run two bench binaries' processes interleaved, in randomized pairs, then compare: exit codes as compare");
   ab->add_option("--base", ab_options.base, "the baseline bench binary")->required();
-  ab->add_option("--candidate", ab_options.candidate, "the candidate bench binary (the same one: an A/A check)")
-      ->required();
-  ab->add_option("--processes", ab_options.processes, "processes per binary (default 6)")->check(CLI::PositiveNumber);
+  ab->add_option("--candidate", ab_options.candidate,
+                 "the candidate bench binary (the same one: an A/A check; default with --candidate-filter: the base)");
+  CLI::Option* ab_processes =
+      ab->add_option("--processes", ab_options.processes,
+                     "worker pairs at most (interleaved; default: as the budget allows), or processes per binary "
+                     "(--whole-processes; default 6)")
+          ->check(CLI::PositiveNumber);
+  ab->add_option("--budget", ab_options.budget, "time budget of the interleaved run, e.g. 90s, 5m (default 120s)");
+  ab->add_option("--equivalence", ab_options.equivalence, "margin of 'same' (default 0.02: +/-2%)")
+      ->check(kFinite & CLI::Range(0.001, 0.5));
+  ab->add_option("--blocks", ab_options.blocks_per_pair, "interleaved block pairs per worker pair (default 4)")
+      ->check(CLI::Range(1, 100));
+  ab->add_option("--base-filter", ab_options.base_filter,
+                 "two variants of one binary: --benchmark_filter of the base's benchmarks (with --candidate-filter)");
+  ab->add_option("--candidate-filter", ab_options.candidate_filter,
+                 "the candidate's benchmarks, paired with the base's in listing order");
+  bool whole_processes = false;
+  ab->add_flag("--whole-processes", whole_processes,
+               "the former design: K whole-suite processes per side, one after the other (no budget)");
   ab->add_option("--seed", ab_options.seed, "seed of the pair orders and the benchmark orders (default: drawn)");
   ab->add_option("--format", ab_options.format, "console (default), markdown or json");
   ab->add_option("-o,--output-dir", ab_options.out_dir, "directory for both records (default .)");
@@ -129,7 +145,11 @@ int run_command(int argc, char** argv) {
   ab->add_option("--benchmark-timeout", ab_options.benchmark_timeout_seconds,
                  "kill a benchmark still running after this many seconds and record it failed")
       ->check(CLI::PositiveNumber);
-  ab->add_option("--noise-band", ab_options.noise_band, "as for compare (default 0.02)")->check(CLI::Range(0.0, 1.0));
+  CLI::Option* ab_noise_band =
+      ab->add_option(
+            "--noise-band", ab_options.noise_band,
+            "as for compare (default 0.005 interleaved: well below the equivalence margin; 0.02 whole processes)")
+          ->check(CLI::Range(0.0, 1.0));
   ab->add_option("--fdr", ab_options.fdr, "as for compare (default 0.05)")->check(CLI::Range(0.0, 1.0));
   ab->add_flag("--allow-incompatible", ab_options.allow_incompatible, "as for compare");
   ab->add_option("BENCH_FLAGS", ab_options.bench_args, "after --: flags for both bench binaries");
@@ -243,6 +263,10 @@ int run_command(int argc, char** argv) {
     // gbx ab runs whole binaries and its records carry no gbx.shard: inside a Slurm array task or an
     // Indexed Job, their variables must not shard the binaries it starts (docs/scale-out.md).
     ::setenv("GBX_SHARD_RESOLVED", "1", 1);
+    ab_options.interleaved = !whole_processes;
+    if (ab_options.candidate.empty()) ab_options.candidate = ab_options.base;
+    ab_options.processes_given = ab_processes->count() > 0;
+    ab_options.noise_band_given = ab_noise_band->count() > 0;
     return gbx::tools::ab_command(ab_options, std::cout, std::cerr);
   }
   compare_options.colour = gbx::tools::colour_wanted(STDOUT_FILENO);

@@ -32,6 +32,7 @@
 #include "analysis/run_analysis.h"
 #include "reporters/run_patching.h"
 #include "processes/shard.h"
+#include "runner/worker_child.h"
 
 namespace gbx {
 
@@ -141,7 +142,13 @@ int run_main(int argc, char** argv) {
   install_interrupt_handlers();
   set_interrupt_cleanup(remove_temporary_file_now);
   std::signal(SIGPIPE, SIG_IGN);
-  const std::vector<std::string> given(argv, argv + argc);
+  std::vector<std::string> given(argv, argv + argc);
+  int worker_fd = -1;  // `gbx ab`'s worker mode (runner/worker_child.h)
+  try {
+    worker_fd = take_worker_flag(given);
+  } catch (const FlagError& error) {
+    return refuse(error.what());
+  }
   ShardSelection shard;  // docs/scale-out.md: the rest of the run sees only this shard's benchmarks
   try {
     shard = select_shard(self_executable(), given);
@@ -204,6 +211,7 @@ int run_main(int argc, char** argv) {
   set_active_protocol(line.protocol);
   set_benchmark_observer(std::make_shared<EnvironmentObserver>());
   set_active_load_flags(line.load);
+  if (worker_fd >= 0) return run_worker(worker_fd);
   if (line.processes.child_fd >= 0) return run_child(line.processes.child_fd);
   if (line.processes.describe_fd >= 0) return run_describe(line.processes.describe_fd, command);
   if (line.processes.isolated && !output.list_tests) {

@@ -38,15 +38,53 @@ void make_pipe(int fds[2]) {
   }
 }
 
-struct Spawned {
-  pid_t pid = -1;
-  int input = -1;   // the child's stdin, when asked for
-  int output = -1;  // the child's stdout, or its report descriptor 3
-};
+std::string read_all(int fd) {
+  std::string text;
+  char buffer[65536];
+  for (;;) {
+    const ssize_t got = ::read(fd, buffer, sizeof buffer);
+    if (got > 0) {
+      text.append(buffer, static_cast<std::size_t>(got));
+    } else if (got == 0 || errno != EINTR) {
+      break;
+    }
+  }
+  ::close(fd);
+  return text;
+}
 
-// Starts binary with args. capture_stdout: the child's stdout comes back on `output`; otherwise its
-// stdout goes to our stderr (what a benchmark prints must not mix with a record on stdout) and
-// `output` is its descriptor 3, the report channel.
+int wait_for(pid_t pid) {
+  int status = 0;
+  while (::waitpid(pid, &status, 0) < 0 && errno == EINTR) {
+  }
+  return status;
+}
+
+void write_all(int fd, const std::string& text) {
+  std::size_t done = 0;
+  while (done < text.size()) {
+    const ssize_t wrote = ::write(fd, text.data() + done, text.size() - done);
+    if (wrote < 0 && errno == EINTR) continue;
+    if (wrote <= 0) return;  // the child died before reading: its exit status says why
+    done += static_cast<std::size_t>(wrote);
+  }
+}
+
+// SplitMix64: decorrelates the per-process seeds drawn from one order seed.
+std::uint64_t mix(std::uint64_t x) {
+  x += 0x9e3779b97f4a7c15ULL;
+  x = (x ^ (x >> 30)) * 0xbf58476d1ce4e5b9ULL;
+  x = (x ^ (x >> 27)) * 0x94d049bb133111ebULL;
+  return x ^ (x >> 31);
+}
+
+}  // namespace
+
+std::string exit_text(int status) {
+  if (WIFSIGNALED(status)) return "died of " + signal_name(WTERMSIG(status));
+  return "exited with code " + std::to_string(WEXITSTATUS(status));
+}
+
 Spawned spawn(const std::string& binary, const std::vector<std::string>& args, bool with_input, bool capture_stdout) {
   int in[2] = {-1, -1};
   int out[2] = {-1, -1};
@@ -78,53 +116,6 @@ Spawned spawn(const std::string& binary, const std::vector<std::string>& args, b
   }
   return {pid, with_input ? in[1] : -1, out[0]};
 }
-
-std::string read_all(int fd) {
-  std::string text;
-  char buffer[65536];
-  for (;;) {
-    const ssize_t got = ::read(fd, buffer, sizeof buffer);
-    if (got > 0) {
-      text.append(buffer, static_cast<std::size_t>(got));
-    } else if (got == 0 || errno != EINTR) {
-      break;
-    }
-  }
-  ::close(fd);
-  return text;
-}
-
-int wait_for(pid_t pid) {
-  int status = 0;
-  while (::waitpid(pid, &status, 0) < 0 && errno == EINTR) {
-  }
-  return status;
-}
-
-std::string exit_text(int status) {
-  if (WIFSIGNALED(status)) return "died of " + signal_name(WTERMSIG(status));
-  return "exited with code " + std::to_string(WEXITSTATUS(status));
-}
-
-void write_all(int fd, const std::string& text) {
-  std::size_t done = 0;
-  while (done < text.size()) {
-    const ssize_t wrote = ::write(fd, text.data() + done, text.size() - done);
-    if (wrote < 0 && errno == EINTR) continue;
-    if (wrote <= 0) return;  // the child died before reading: its exit status says why
-    done += static_cast<std::size_t>(wrote);
-  }
-}
-
-// SplitMix64: decorrelates the per-process seeds drawn from one order seed.
-std::uint64_t mix(std::uint64_t x) {
-  x += 0x9e3779b97f4a7c15ULL;
-  x = (x ^ (x >> 30)) * 0xbf58476d1ce4e5b9ULL;
-  x = (x ^ (x >> 27)) * 0x94d049bb133111ebULL;
-  return x ^ (x >> 31);
-}
-
-}  // namespace
 
 bool is_parent_only_flag(const std::string& arg) {
   static const char* const kFlags[] = {"--gbx_processes",

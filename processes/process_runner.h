@@ -1,5 +1,7 @@
 #pragma once
 
+#include <sys/types.h>
+
 #include <cstdint>
 #include <string>
 #include <vector>
@@ -12,6 +14,21 @@ namespace gbx {
 // The flags a parent keeps for itself (outputs, the process plan, progress) and never hands a child.
 bool is_parent_only_flag(const std::string& arg);
 std::vector<std::string> child_arguments(const std::vector<std::string>& args);
+
+// A started child: its pid, its stdin (when asked for) and its stdout or report descriptor 3.
+struct Spawned {
+  pid_t pid = -1;
+  int input = -1;
+  int output = -1;
+};
+
+// Starts binary with args (closed-on-exec pipes). capture_stdout: the child's stdout comes back on
+// `output`; otherwise its stdout goes to our stderr (what a benchmark prints must not mix with a
+// record on stdout) and `output` is its descriptor 3, the report channel. Throws std::runtime_error.
+Spawned spawn(const std::string& binary, const std::vector<std::string>& args, bool with_input, bool capture_stdout);
+
+// How a child ended, e.g. "died of SIGSEGV" or "exited with code 3", from waitpid's status.
+std::string exit_text(int status);
 
 // The path of this process's own executable (/proc/self/exe), for re-executing it.
 std::string self_executable();

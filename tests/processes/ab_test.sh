@@ -6,7 +6,7 @@ source "$(dirname "$0")/../support/output_match.sh"
 bench=$1 gbx=$2 schema=$3
 flags=(--benchmark_filter='first|second|third' --gbx_min_samples=5 --gbx_warmup=1)
 
-"$gbx" ab --base "$bench" --candidate "$bench" --processes 3 --seed 9 --format json -o "$dir" --progress on \
+"$gbx" ab --whole-processes --base "$bench" --candidate "$bench" --processes 3 --seed 9 --format json -o "$dir" --progress on \
   -- "${flags[@]}" >"$dir/ab.json" 2>"$dir/ab.err"
 rc=$?
 [[ $rc -eq 0 || $rc -eq 1 || $rc -eq 3 ]] || { cat "$dir/ab.err"; fail "exit code $rc"; }

@@ -1,0 +1,487 @@
+#include "cli/ab_interleaved.h"
+
+#include <algorithm>
+#include <chrono>
+#include <cmath>
+#include <csignal>
+#include <cstdlib>
+#include <iostream>
+#include <map>
+#include <memory>
+#include <random>
+
+#include "model/interrupt.h"
+#include "model/protocol.h"
+#include "record/atomic_file.h"
+#include "record/checksum.h"
+#include "writer/process_merge.h"
+#include "text/format.h"
+#include "analysis/pareto.h"
+#include "processes/process_runner.h"
+#include "processes/worker_client.h"
+#include "stats/statistics.h"
+#include "cli/ab_output.h"
+#include "analysis/record_comparison.h"
+
+namespace gbx::tools {
+
+namespace {
+
+using Clock = std::chrono::steady_clock;
+
+// Looks after these many worker pairs (and at the last pair the budget allows).
+constexpr std::int64_t kLooks[] = {5, 10, 20, 40, 80, 160};
+constexpr std::int64_t kMaxPairs = 160;
+constexpr double kAlpha = 0.05;
+// A block's sampling lasts about this long: short against the drift (seconds), long against a
+// block's fixed cost (its warm-up and batch calibration).
+constexpr double kBlockSamplingSeconds = 0.03;
+constexpr std::int64_t kMinBlockSamples = 5;
+constexpr std::int64_t kMaxBlockSamples = 200;
+
+// One row of the comparison: a benchmark both sides list, or a base variant and a candidate variant.
+struct Row {
+  std::string label;
+  std::string names[2];  // base's, candidate's
+  std::int64_t samples = kMinBlockSamples;
+  double block_seconds = 0.0;  // one block, both sides alike
+  bool active = true;
+  std::string failure;
+  double spent_difference = 0.0;
+  double spent_equivalence = 0.0;
+  LookLevels levels;  // of its last look
+  std::int64_t stopped_at = 0;
+  PairedResult result;
+};
+
+struct Side {
+  std::string role;
+  std::string binary;
+  std::vector<std::string> args;
+  BinaryDescription description;
+  std::unique_ptr<Worker> worker;
+  std::vector<AbBlock> blocks;
+  std::map<std::pair<std::size_t, std::int64_t>, ProcessOutcome> outcomes;  // (row, pair)
+  std::vector<ProcessLaunch> launches;
+  RecordHeader header;
+  std::string path;
+};
+
+double seconds_since(Clock::time_point start) { return std::chrono::duration<double>(Clock::now() - start).count(); }
+
+std::string seconds_text(double s) { return format_fixed(s, s < 1 ? 2 : s < 10 ? 1 : 0) + " s"; }
+
+void start_worker(Side& side, std::int64_t pair, const std::vector<Row>& rows) {
+  side.worker = std::make_unique<Worker>(side.binary, side.args);
+  ProcessLaunch launch;
+  launch.process = pair;
+  launch.pid = side.worker->pid();
+  launch.started_utc = utc_timestamp();
+  for (const auto& row : rows) {
+    if (row.active) launch.order.push_back(row.names[side.role == "base" ? 0 : 1]);
+  }
+  side.launches.push_back(std::move(launch));
+}
+
+// Keeps a block: its samples in the side's record (one process outcome per row and pair) and in gbx.ab.blocks.
+void keep(Side& side, std::size_t row_index, const Row& row, std::int64_t pair, std::int64_t block, int order,
+          WorkerBlock& got) {
+  const int s = side.role == "base" ? 0 : 1;
+  ProcessOutcome& outcome = side.outcomes[{row_index, pair}];
+  outcome.process = pair;
+  outcome.pid = side.worker ? side.worker->pid() : 0;
+  if (outcome.started_utc.empty()) outcome.started_utc = utc_timestamp();
+  if (got.status == WorkerBlock::Status::failed) {
+    outcome.failure = got.failure;
+    outcome.rows.clear();
+    return;
+  }
+  for (auto& parsed : got.rows) {
+    if (!parsed.record) continue;
+    AbBlock kept{row.label, row.names[s], side.role,    pair,       block,
+                 order,     outcome.pid,  got.start_ns, got.end_ns, parsed.record->measurement.samples};
+    side.blocks.push_back(kept);
+    if (outcome.rows.empty()) {
+      outcome.rows.push_back(std::move(parsed));
+    } else if (outcome.rows.front().record) {
+      auto& samples = outcome.rows.front().record->measurement.samples;
+      samples.insert(samples.end(), kept.samples.begin(), kept.samples.end());
+    }
+    break;  // one repetition per block
+  }
+}
+
+nlohmann::json rows_section(const std::vector<Row>& rows, int side) {
+  nlohmann::json out = nlohmann::json::array();
+  for (const auto& r : rows) {
+    out.push_back({{"name", r.label},
+                   {"benchmark", r.names[side]},
+                   {"samples_per_block", r.samples},
+                   {"stopped_at_pairs", r.stopped_at},
+                   {"alpha_difference", r.levels.alpha_difference},
+                   {"alpha_equivalence", r.levels.alpha_equivalence},
+                   {"verdict", r.failure.empty() ? to_string(r.result.verdict) : "failed"},
+                   {"failure", r.failure.empty() ? nlohmann::json() : nlohmann::json(r.failure)}});
+  }
+  return out;
+}
+
+nlohmann::json side_record(Side& side, const std::vector<Row>& rows, const nlohmann::json& design,
+                           const std::string& partner, bool interrupted) {
+  const int s = side.role == "base" ? 0 : 1;
+  ProcessRunResults results;
+  std::int64_t pairs = 0;
+  for (const auto& [key, outcome] : side.outcomes) pairs = std::max(pairs, key.second + 1);
+  results.processes = std::max<std::int64_t>(pairs, 1);
+  results.order_seed = design.value("seed", std::uint64_t{0});
+  results.launches = side.launches;
+  for (std::size_t i = 0; i < rows.size(); ++i) {
+    results.names.push_back(rows[i].names[s]);
+    results.outcomes.emplace_back();
+    for (auto& [key, outcome] : side.outcomes) {
+      if (key.first == i) results.outcomes.back().push_back(outcome);
+    }
+  }
+  AnalysisOptions analysis;
+  const Peak cpu = peak_from_json(side.description.environment["peaks"]["cpu"]);
+  const Peak gpu = peak_from_json(side.description.environment["peaks"]["gpu"]);
+  analysis.cpu_peak = &cpu;
+  analysis.gpu_peak = &gpu;
+  const auto merged = merge_process_rows(results, analysis);
+  side.header.interrupted = interrupted;
+  side.header.environment = side.description.environment;
+  nlohmann::json ab = design;
+  ab["role"] = side.role;
+  ab["partner_run_id"] = partner;
+  ab["rows"] = rows_section(rows, s);
+  ab["blocks"] = nlohmann::json::array();
+  for (const auto& b : side.blocks) ab["blocks"].push_back(block_json(b));
+  side.header.sections["ab"] = std::move(ab);
+  nlohmann::json record = build_process_record(results, merged, side.description.context, side.header);
+  record["gbx"]["pareto"] = pareto_json(pareto_from_record(record));
+  seal_record(record);
+  return record;
+}
+
+double pair_seconds(const std::vector<Row>& rows, std::int64_t blocks, double startup) {
+  double total = startup;
+  for (const auto& r : rows) {
+    if (r.active) total += 2.0 * static_cast<double>(blocks) * r.block_seconds;
+  }
+  return total;
+}
+
+}  // namespace
+
+std::optional<double> parse_duration_seconds(const std::string& text) {
+  if (text.empty()) return std::nullopt;
+  double total = 0.0;
+  std::size_t at = 0;
+  while (at < text.size()) {
+    char* end = nullptr;
+    const double value = std::strtod(text.c_str() + at, &end);
+    const std::size_t used = static_cast<std::size_t>(end - (text.c_str() + at));
+    if (used == 0 || !std::isfinite(value) || value < 0.0 || text[at] == '+' || text[at] == '-') return std::nullopt;
+    at += used;
+    std::string unit;
+    while (at < text.size() && std::isalpha(static_cast<unsigned char>(text[at]))) unit += text[at++];
+    const double scale = unit == "ms"                ? 0.001
+                         : unit == "" || unit == "s" ? 1.0
+                         : unit == "m"               ? 60.0
+                         : unit == "h"               ? 3600.0
+                                                     : -1.0;
+    if (scale < 0.0 || (unit.empty() && at < text.size())) return std::nullopt;
+    total += value * scale;
+  }
+  return total > 0.0 ? std::optional<double>(total) : std::nullopt;
+}
+
+int run_interleaved(const AbOptions& given, std::ostream& out, std::ostream& err) {
+  const Clock::time_point started = Clock::now();
+  AbOptions options = given;
+  // Paired blocks cancel the drift, so a change far smaller than the whole-process band can be shown;
+  // the band must stay well below the equivalence margin, or a change of the margin is never called.
+  if (!options.noise_band_given) options.noise_band = kPairedNoiseBand;
+  const auto budget = parse_duration_seconds(options.budget);
+  if (!budget) {
+    err << "gbx ab: invalid value '" << options.budget
+        << "' for --budget: expected a duration such as 90s, 5m or 1h30m\n";
+    return 2;
+  }
+  const bool variants = !options.base_filter.empty() || !options.candidate_filter.empty();
+  if (variants && (options.base_filter.empty() || options.candidate_filter.empty())) {
+    err << "gbx ab: --base-filter and --candidate-filter go together\n";
+    return 2;
+  }
+  std::random_device device;
+  const std::uint64_t seed =
+      options.seed ? *options.seed : ((static_cast<std::uint64_t>(device()) << 32) ^ device()) & 0xffffffffffffULL;
+  const CommandLine line = parse_command_line(options.bench_args);
+  Side sides[2];
+  sides[0].role = "base";
+  sides[1].role = "candidate";
+  sides[0].binary = options.base;
+  sides[1].binary = options.candidate;
+  std::vector<std::string> listed[2];
+  for (int s = 0; s < 2; ++s) {
+    Side& side = sides[s];
+    side.args = options.bench_args;
+    std::vector<std::string> list_args = options.bench_args;
+    if (variants)
+      list_args.push_back("--benchmark_filter=" + (s == 0 ? options.base_filter : options.candidate_filter));
+    try {
+      listed[s] = list_benchmarks(side.binary, list_args);
+      side.description = describe_binary(side.binary, options.bench_args);
+    } catch (const std::exception& error) {
+      err << "gbx ab: " << error.what() << "\n";
+      return 2;
+    }
+    if (listed[s].empty()) {
+      err << "gbx ab: " << side.binary << " selects no benchmark with these flags"
+          << (variants ? std::string(" and --") + side.role + "-filter" : "") << "\n";
+      return 2;
+    }
+  }
+  // Incompatible binaries: refused before anything runs, as `gbx compare` refuses their records.
+  const auto differences = gate_differences({{"gbx", {{"environment", sides[0].description.environment}}}},
+                                            {{"gbx", {{"environment", sides[1].description.environment}}}});
+  if (!differences.empty()) {
+    err << "gbx ab: the binaries are not compatible; these facts differ:\n";
+    for (const auto& d : differences)
+      err << "  " << d.what << "  base: " << d.base << "  candidate: " << d.candidate << "\n";
+    if (!options.allow_incompatible) {
+      err << "Timings from different hardware or software differ for reasons other than the change under test; "
+             "pass --allow-incompatible to compare anyway.\n";
+      return 2;
+    }
+  }
+  std::vector<Row> rows;
+  std::vector<std::string> only[2];
+  if (variants) {
+    const std::size_t n = std::min(listed[0].size(), listed[1].size());
+    for (std::size_t i = 0; i < n; ++i) {
+      Row row;
+      row.names[0] = listed[0][i];
+      row.names[1] = listed[1][i];
+      row.label = listed[0][i] + " vs " + listed[1][i];
+      rows.push_back(row);
+    }
+    for (int s = 0; s < 2; ++s) only[s].assign(listed[s].begin() + static_cast<std::ptrdiff_t>(n), listed[s].end());
+  } else {
+    for (const auto& name : listed[0]) {
+      if (std::find(listed[1].begin(), listed[1].end(), name) == listed[1].end()) {
+        only[0].push_back(name);
+        continue;
+      }
+      Row row;
+      row.label = row.names[0] = row.names[1] = name;
+      rows.push_back(row);
+    }
+    for (const auto& name : listed[1]) {
+      if (std::find(listed[0].begin(), listed[0].end(), name) == listed[0].end()) only[1].push_back(name);
+    }
+  }
+  for (int s = 0; s < 2; ++s) {
+    for (const auto& name : only[s])
+      err << "gbx ab: only the " << sides[s].role << " lists " << name << ": not compared\n";
+  }
+  if (rows.empty()) {
+    err << "gbx ab: the base and the candidate list no benchmark in common\n";
+    return 2;
+  }
+
+  install_interrupt_handlers();
+  const std::string stamp = utc_timestamp(true);
+  for (Side& side : sides) {
+    std::vector<std::string> command{side.binary};
+    command.insert(command.end(), options.bench_args.begin(), options.bench_args.end());
+    command.push_back("--gbx_worker=3");
+    side.header = RecordHeader{new_run_id(), utc_timestamp(), command, line.protocol};
+    side.path = options.out_dir + "/" + stamp + "-" + side.header.run_id + "-" + side.role + ".json";
+  }
+  // Pair 0's workers, then a pilot block of each row on the base: the time of a sample and of a
+  // block's fixed cost, from which the samples per block and the plan follow. Pilot blocks are not kept.
+  const Clock::time_point startup_at = Clock::now();
+  for (Side& side : sides) start_worker(side, 0, rows);
+  const double startup = seconds_since(startup_at);
+  for (Side& side : sides) {
+    if (!side.worker->lost_because().empty()) {
+      err << "gbx ab: " << side.worker->lost_because() << "\n";
+      return 2;
+    }
+  }
+  int pilot_signal = 0;
+  for (auto& row : rows) {
+    const Clock::time_point at = Clock::now();
+    WorkerBlock pilot = sides[0].worker->run_block(row.names[0], kMinBlockSamples, options.benchmark_timeout_seconds);
+    const double wall = seconds_since(at);
+    if (pilot.status == WorkerBlock::Status::interrupted || interrupt_requested()) {
+      pilot_signal = interrupt_requested() ? interrupt_signal() : SIGINT;
+      break;
+    }
+    if (pilot.status == WorkerBlock::Status::failed) {
+      keep(sides[0], static_cast<std::size_t>(&row - rows.data()), row, 0, -1, 0, pilot);
+      row.failure = "base: " + pilot.failure;
+      row.active = false;
+      err << "gbx ab: " << row.label << " failed: " << row.failure << "\n";
+      if (pilot.worker_lost) start_worker(sides[0], 0, rows);
+      continue;
+    }
+    double sample_wall = 0.0;
+    if (!pilot.rows.empty() && pilot.rows.front().record) {
+      const auto& m = pilot.rows.front().record->measurement;
+      sample_wall = median(m.samples).value_or(0.0) * static_cast<double>(std::max<std::int64_t>(1, m.batch));
+    }
+    row.samples = sample_wall > 0.0 ? std::clamp<std::int64_t>(
+                                          static_cast<std::int64_t>(std::ceil(kBlockSamplingSeconds / sample_wall)),
+                                          kMinBlockSamples, kMaxBlockSamples)
+                                    : kMinBlockSamples;
+    const double fixed = std::max(0.0, wall - static_cast<double>(kMinBlockSamples) * sample_wall);
+    row.block_seconds = fixed + static_cast<double>(row.samples) * sample_wall;
+  }
+  const std::int64_t blocks = options.blocks_per_pair;
+  const std::int64_t cap = options.processes_given ? options.processes : kMaxPairs;
+  double per_pair = pair_seconds(rows, blocks, startup);
+  const double left = *budget - seconds_since(started);
+  std::int64_t planned = std::min<std::int64_t>(cap, static_cast<std::int64_t>(std::floor(left / per_pair)));
+  const std::int64_t first_look = std::min<std::int64_t>(kLooks[0], cap);
+  if (pilot_signal == 0 && (planned < first_look || planned < static_cast<std::int64_t>(kMinPairs))) {
+    err << "gbx ab: --budget=" << options.budget << " is too small for one look: the first look needs " << first_look
+        << " worker pairs, about " << seconds_text(static_cast<double>(first_look) * per_pair + seconds_since(started))
+        << " here (" << rows.size() << " benchmarks x " << blocks << " block pairs); give a larger --budget\n";
+    return 2;
+  }
+  if (pilot_signal == 0)
+    err << "gbx ab: plan: " << rows.size() << " benchmarks, " << blocks << " interleaved block pairs per worker pair, "
+        << "blocks of " << kMinBlockSamples << "-" << kMaxBlockSamples << " samples (about "
+        << format_fixed(1000 * kBlockSamplingSeconds, 0) << " ms of sampling each), looks after 5, 10, 20, ... worker "
+        << "pairs with Pocock-type alpha spending; one worker pair takes about " << seconds_text(per_pair) << ", so "
+        << planned << " pairs fit the budget of " << seconds_text(*budget) << " (first look after about "
+        << seconds_text(seconds_since(started) + static_cast<double>(first_look) * per_pair) << ")\n";
+
+  nlohmann::json looks = nlohmann::json::array();
+  std::mt19937_64 coin(seed);
+  int signal = pilot_signal;
+  std::int64_t pair = 0;
+  double spent_t = 0.0;
+  const auto any_active = [&rows] {
+    return std::any_of(rows.begin(), rows.end(), [](const Row& r) { return r.active; });
+  };
+  while (pair < planned && any_active() && signal == 0) {
+    if (pair > 0) {
+      for (Side& side : sides) start_worker(side, pair, rows);
+    }
+    std::vector<std::size_t> order;
+    for (std::size_t i = 0; i < rows.size(); ++i) {
+      if (rows[i].active) order.push_back(i);
+    }
+    std::shuffle(order.begin(), order.end(), coin);
+    for (std::size_t index : order) {
+      Row& row = rows[index];
+      for (std::int64_t b = 0; b < blocks && row.active && signal == 0; ++b) {
+        const int first = static_cast<int>(coin() >> 63);  // 0: base first, 1: candidate first
+        for (int k = 0; k < 2 && row.active; ++k) {
+          Side& side = sides[(first + k) % 2];
+          const int s = (first + k) % 2;
+          WorkerBlock got = side.worker->run_block(row.names[s], row.samples, options.benchmark_timeout_seconds);
+          if (got.status == WorkerBlock::Status::interrupted) {
+            signal = got.signal != 0 ? got.signal : SIGINT;
+            break;
+          }
+          keep(side, index, row, pair, b, k, got);
+          if (got.status == WorkerBlock::Status::failed) {
+            row.failure = side.role + ": " + got.failure;
+            row.active = false;
+            err << "gbx ab: " << row.label << " failed: " << row.failure << "\n";
+            if (got.worker_lost) start_worker(side, pair, rows);  // the rest go on in a fresh worker
+          }
+        }
+      }
+      if (signal != 0 || interrupt_requested()) break;
+    }
+    if (interrupt_requested() && signal == 0) signal = interrupt_signal();
+    if (signal != 0) break;
+    ++pair;
+    const double elapsed = seconds_since(started);
+    per_pair = pair_seconds(rows, blocks, startup);
+    const bool out_of_time = elapsed + per_pair > *budget;
+    const bool at_look = std::find(std::begin(kLooks), std::end(kLooks), pair) != std::end(kLooks);
+    if (!at_look && !out_of_time && pair < planned) continue;
+    // The look: the spending function at this fraction of the planned pairs, whole at the last.
+    const bool last = out_of_time || pair >= planned;
+    spent_t = last ? 1.0 : std::max(spent_t, static_cast<double>(pair) / static_cast<double>(planned));
+    std::vector<std::string> stopped;
+    std::vector<AbBlock> all = sides[0].blocks;
+    all.insert(all.end(), sides[1].blocks.begin(), sides[1].blocks.end());
+    for (auto& row : rows) {
+      if (!row.active) continue;
+      row.levels.alpha_difference = std::max(1e-12, pocock_spent(spent_t, kAlpha) - row.spent_difference);
+      row.levels.alpha_equivalence = std::max(1e-12, pocock_spent(spent_t, kAlpha) - row.spent_equivalence);
+      row.result = analyse_pairs(row.label, all, options.noise_band, options.equivalence, row.levels);
+      row.spent_difference += row.levels.alpha_difference;
+      row.spent_equivalence += row.levels.alpha_equivalence;
+      row.stopped_at = pair;
+      if (decided(row.result.verdict)) {
+        row.active = false;
+        stopped.push_back(row.label);
+      }
+    }
+    // What is left of the budget goes to the undecided: as many more pairs as fit.
+    per_pair = pair_seconds(rows, blocks, startup);
+    const std::int64_t more = static_cast<std::int64_t>(std::floor((*budget - seconds_since(started)) / per_pair));
+    if (!last) planned = std::min(cap, std::max(pair, pair + more));
+    std::size_t undecided = 0;
+    for (const auto& row : rows) undecided += row.active ? 1 : 0;
+    looks.push_back({{"pairs", pair},
+                     {"planned_pairs", planned},
+                     {"information_fraction", spent_t},
+                     {"alpha_spent", pocock_spent(spent_t, kAlpha)},
+                     {"elapsed_seconds", seconds_since(started)},
+                     {"stopped", stopped}});
+    err << "gbx ab: look after " << pair << " worker pairs (" << seconds_text(seconds_since(started))
+        << "): " << stopped.size() << " decided, " << undecided << " undecided"
+        << (undecided > 0 && !last ? ", going on to at most " + std::to_string(planned) + " pairs" : "") << "\n";
+    if (last) break;
+  }
+  for (Side& side : sides) side.worker.reset();
+
+  nlohmann::json design = {{"design", "interleaved blocks"},
+                           {"seed", seed},
+                           {"budget_seconds", *budget},
+                           {"wall_seconds", seconds_since(started)},
+                           {"blocks_per_pair", blocks},
+                           {"equivalence", options.equivalence},
+                           {"noise_band", options.noise_band},
+                           {"spending", "Pocock-type (Lan-DeMets), alpha 0.05, each look at its increment"},
+                           {"looks", looks},
+                           {"only_in_base", only[0]},
+                           {"only_in_candidate", only[1]}};
+  try {
+    for (int s = 0; s < 2; ++s) {
+      const nlohmann::json record = side_record(sides[s], rows, design, sides[1 - s].header.run_id, signal != 0);
+      write_file_atomically(sides[s].path, record.dump(2) + "\n");
+      err << "gbx ab: " << sides[s].role << " record written to " << sides[s].path << "\n";
+    }
+  } catch (const std::exception& error) {
+    err << "gbx ab: cannot write the records: " << error.what() << "\n";
+    return 2;
+  }
+  if (signal != 0) {
+    err << "gbx ab: interrupted by signal " << signal << "; both records keep the blocks that finished\n";
+    return 128 + signal;
+  }
+  PairedComparison comparison;
+  comparison.noise_band = options.noise_band;
+  comparison.equivalence = options.equivalence;
+  comparison.design = design;
+  comparison.only_in_base = only[0];
+  comparison.only_in_candidate = only[1];
+  for (auto& row : rows) {
+    row.result.name = row.label;
+    row.result.failure = row.failure;
+    comparison.rows.push_back(row.result);
+  }
+  return print_paired(out, options.format, comparison, sides[0].path, sides[1].path);
+}
+
+}  // namespace gbx::tools

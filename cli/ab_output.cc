@@ -1,0 +1,150 @@
+#include "cli/ab_output.h"
+
+#include <cmath>
+#include <cstdio>
+#include <ostream>
+
+#include "text/escape.h"
+#include "text/format.h"
+
+namespace gbx::tools {
+
+namespace {
+
+nlohmann::json row_json(const PairedResult& r, double band, double equivalence) {
+  return {
+      {"name", r.name},
+      {"verdict", r.failure.empty() ? to_string(r.verdict) : "failed"},
+      {"unit", "worker pair"},
+      {"pairs", r.pair_log_ratios.size()},
+      {"block_pairs", r.block_pairs},
+      {"pair_log_ratios", r.pair_log_ratios},
+      {"ratio", {{"estimate", r.ratio}, {"lower", r.lower}, {"upper", r.upper}, {"method", "paired t on log ratios"}}},
+      {"equivalence_interval", {{"lower", r.equivalence_lower}, {"upper", r.equivalence_upper}}},
+      {"p", r.p_value},
+      {"mde", r.mde},
+      {"failure", r.failure.empty() ? nlohmann::json() : nlohmann::json(r.failure)},
+      {"sentence", paired_sentence(r, band, equivalence)}};
+}
+
+std::string verdict_text(const PairedResult& r) { return r.failure.empty() ? to_string(r.verdict) : "failed"; }
+
+}  // namespace
+
+int print_paired(std::ostream& out, const std::string& format, const PairedComparison& c, const std::string& base_path,
+                 const std::string& candidate_path) {
+  const SuiteRatio suite = suite_ratio(c.rows);
+  if (format == "json") {
+    nlohmann::json j;
+    j["base"] = base_path;
+    j["candidate"] = candidate_path;
+    j["compatible"] = true;
+    j["design"] = c.design;
+    j["noise_band"] = c.noise_band;
+    j["equivalence"] = c.equivalence;
+    j["only_in_base"] = c.only_in_base;
+    j["only_in_candidate"] = c.only_in_candidate;
+    j["rows"] = nlohmann::json::array();
+    for (const auto& r : c.rows) j["rows"].push_back(row_json(r, c.noise_band, c.equivalence));
+    std::size_t counts[4] = {0, 0, 0, 0};
+    for (const auto& r : c.rows) {
+      const std::string v = verdict_text(r);
+      ++counts[v == "slower" ? 0 : v == "faster" ? 1 : v == "same" ? 2 : 3];
+    }
+    j["summary"] = {{"slower", counts[0]},
+                    {"faster", counts[1]},
+                    {"same", counts[2]},
+                    {"inconclusive", counts[3]},
+                    {"geometric_mean_ratio", suite.benchmarks > 0 ? nlohmann::json{{"estimate", suite.ratio},
+                                                                                   {"lower", suite.lower},
+                                                                                   {"upper", suite.upper},
+                                                                                   {"benchmarks", suite.benchmarks}}
+                                                                  : nlohmann::json()},
+                    {"line", summary_line(c.rows)}};
+    out << j.dump(2) << "\n";
+    return paired_exit_code(c.rows);
+  }
+  const bool markdown = format == "markdown";
+  std::size_t width = 20;
+  for (const auto& r : c.rows) width = std::max(width, r.name.size() + 2);
+  if (markdown) {
+    out << "| Benchmark | Ratio [95% CI] | MDE | Pairs | Verdict |\n|---|---|---|---|---|\n";
+  } else {
+    out << std::string(width, ' ').replace(0, 9, "Benchmark") << "Ratio [95% CI]          MDE     Pairs  Verdict\n";
+  }
+  for (const auto& r : c.rows) {
+    char buffer[160];
+    std::snprintf(buffer, sizeof buffer, "%.3f [%.3f, %.3f]", r.ratio, r.lower, r.upper);
+    const std::string mde = r.mde > 0.0 ? format_percent(r.mde) : "-";
+    if (markdown) {
+      out << "| " << markdown_text(r.name) << " | " << buffer << " | " << mde << " | " << r.pair_log_ratios.size()
+          << " | **" << verdict_text(r) << "** |\n";
+    } else {
+      std::string line = terminal_text(r.name);
+      line.append(width > line.size() ? width - line.size() : 1, ' ');
+      char rest[200];
+      std::snprintf(rest, sizeof rest, "%-23s %-7s %5zu  %s", buffer, mde.c_str(), r.pair_log_ratios.size(),
+                    verdict_text(r).c_str());
+      out << line << rest << "\n";
+    }
+  }
+  out << "\n";
+  for (const auto& r : c.rows) {
+    const std::string s = paired_sentence(r, c.noise_band, c.equivalence);
+    out << (markdown ? "- " + markdown_text(s) : terminal_text(s)) << "\n";
+  }
+  const auto shown = [markdown](const std::string& raw) { return markdown ? markdown_code(raw) : terminal_text(raw); };
+  for (const auto& name : c.only_in_base) {
+    out << (markdown ? "- " : "") << "only in " << shown(base_path) << ": " << shown(name) << "\n";
+  }
+  for (const auto& name : c.only_in_candidate) {
+    out << (markdown ? "- " : "") << "only in " << shown(candidate_path) << ": " << shown(name) << "\n";
+  }
+  out << (markdown ? "\n**" : "") << summary_line(c.rows) << (markdown ? "**" : "") << "\n";
+  return paired_exit_code(c.rows);
+}
+
+bool paired_records(const LoadedRecord& base, const LoadedRecord& candidate) {
+  const nlohmann::json::json_pointer blocks("/gbx/ab/blocks");
+  const nlohmann::json::json_pointer partner("/gbx/ab/partner_run_id");
+  const nlohmann::json::json_pointer run("/gbx/run_id");
+  for (const auto* r : {&base, &candidate}) {
+    if (!r->json.contains(blocks) || !r->json[blocks].is_array() || !r->json.contains(partner)) return false;
+  }
+  return base.json.value(partner, std::string()) == candidate.json.value(run, std::string()) &&
+         candidate.json.value(partner, std::string()) == base.json.value(run, std::string());
+}
+
+PairedComparison paired_from_records(const LoadedRecord& base, const LoadedRecord& candidate) {
+  PairedComparison c;
+  const nlohmann::json& ab = base.json["gbx"]["ab"];
+  c.noise_band = ab.value("noise_band", 0.02);
+  c.equivalence = ab.value("equivalence", kDefaultEquivalence);
+  c.design = ab;
+  c.design.erase("blocks");
+  c.only_in_base = ab.value("only_in_base", std::vector<std::string>());
+  c.only_in_candidate = ab.value("only_in_candidate", std::vector<std::string>());
+  std::vector<AbBlock> blocks;
+  for (const auto* r : {&base, &candidate}) {
+    for (const auto& b : r->json["gbx"]["ab"]["blocks"]) blocks.push_back(block_from_json(b));
+  }
+  for (const auto& row : ab.value("rows", nlohmann::json::array())) {
+    LookLevels levels;
+    levels.alpha_difference = row.value("alpha_difference", 0.05);
+    levels.alpha_equivalence = row.value("alpha_equivalence", 0.05);
+    const std::string name = row.value("name", std::string());
+    PairedResult result = analyse_pairs(name, blocks, c.noise_band, c.equivalence, levels);
+    // A side's failure is in its own record.
+    for (const auto* r : {&base, &candidate}) {
+      for (const auto& other : r->json["gbx"]["ab"].value("rows", nlohmann::json::array())) {
+        if (other.value("name", std::string()) == name && other.contains("failure") && other["failure"].is_string()) {
+          result.failure = other["failure"].get<std::string>();
+        }
+      }
+    }
+    c.rows.push_back(std::move(result));
+  }
+  return c;
+}
+
+}  // namespace gbx::tools

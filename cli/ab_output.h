@@ -1,0 +1,38 @@
+#pragma once
+
+#include <nlohmann/json.hpp>
+
+#include <iosfwd>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "record/record_reader.h"
+#include "cli/ab_paired.h"
+#include "cli/compare_command.h"
+
+// What `gbx ab`'s interleaved design prints, and `gbx compare` over two of its records.
+namespace gbx::tools {
+
+// The rows of a paired comparison with what was compared besides them.
+struct PairedComparison {
+  std::vector<PairedResult> rows;
+  std::vector<std::string> only_in_base;
+  std::vector<std::string> only_in_candidate;
+  double noise_band = 0.02;
+  double equivalence = 0.02;
+  nlohmann::json design;  // the gbx.ab facts beside the blocks (budget, looks, blocks per pair)
+};
+
+// Prints the comparison (console, markdown or json) and returns the gate's exit code.
+int print_paired(std::ostream& out, const std::string& format, const PairedComparison& comparison,
+                 const std::string& base_path, const std::string& candidate_path);
+
+// Whether both records hold interleaved blocks of one `gbx ab` run (partners of each other).
+bool paired_records(const LoadedRecord& base, const LoadedRecord& candidate);
+
+// The paired comparison redone from the two records' blocks alone, at the levels the run recorded
+// for each row's last look.
+PairedComparison paired_from_records(const LoadedRecord& base, const LoadedRecord& candidate);
+
+}  // namespace gbx::tools

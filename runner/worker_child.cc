@@ -1,0 +1,112 @@
+#include "runner/worker_child.h"
+
+#include <benchmark/benchmark.h>
+#include <sys/prctl.h>
+#include <unistd.h>
+
+#include <csignal>
+#include <ctime>
+
+#include <cerrno>
+#include <iostream>
+#include <nlohmann/json.hpp>
+
+#include "model/interrupt.h"
+#include "model/protocol.h"
+#include "writer/json_record.h"
+#include "writer/run_record_wire.h"
+#include "reporters/gbx_reporter.h"
+#include "runner/process_child.h"
+
+namespace gbx {
+
+namespace {
+
+std::int64_t monotonic_ns() {
+  timespec now{};
+  ::clock_gettime(CLOCK_MONOTONIC, &now);
+  return static_cast<std::int64_t>(now.tv_sec) * 1000000000LL + now.tv_nsec;
+}
+
+void send(int fd, const nlohmann::json& event) {
+  const std::string line = event.dump() + "\n";
+  std::size_t done = 0;
+  while (done < line.size()) {
+    const ssize_t wrote = ::write(fd, line.data() + done, line.size() - done);
+    if (wrote < 0 && errno == EINTR) continue;
+    if (wrote <= 0) return;  // the parent is gone; nothing left to tell
+    done += static_cast<std::size_t>(wrote);
+  }
+}
+
+// One block: the declared protocol with exactly `samples` samples and no adaptive stopping, so that
+// both sides of a pair take the same number, and a time bound that cannot cut a block short.
+nlohmann::json run_block(const Protocol& declared, const std::string& name, std::int64_t samples, bool& interrupted) {
+  Protocol block = declared;
+  block.min_samples = samples;
+  block.max_samples = samples;
+  block.target_rel_ci = 0.0;
+  block.max_time_seconds = std::max(block.max_time_seconds, 3600.0);
+  set_active_protocol(block);
+  GbxReporter reporter(nullptr, nullptr);
+  reporter.set_analyze(false);  // the parent analyses the blocks of both sides together
+  const std::int64_t start = monotonic_ns();
+  benchmark::RunSpecifiedBenchmarks(&reporter, exact_filter(name));
+  const std::int64_t end = monotonic_ns();
+  set_active_protocol(declared);
+  nlohmann::json rows = nlohmann::json::array();
+  const std::string text = reporter.google_benchmark_json();
+  const auto json = nlohmann::json::parse(replace_non_finite_with_null(text), nullptr, false);
+  if (json.is_object() && json.contains("benchmarks")) {
+    const auto& benchmarks = json["benchmarks"];
+    for (std::size_t i = 0; i < benchmarks.size() && i < reporter.entries().size(); ++i) {
+      const auto& entry = reporter.entries()[i];
+      if (entry && entry->interrupted) interrupted = true;
+      rows.push_back({{"benchmark", benchmarks[i]}, {"record", entry ? run_record_json(*entry) : nlohmann::json()}});
+    }
+  }
+  return {{"event", "block"}, {"name", name}, {"start_ns", start}, {"end_ns", end}, {"rows", std::move(rows)}};
+}
+
+}  // namespace
+
+int take_worker_flag(std::vector<std::string>& args) {
+  for (auto it = args.begin(); it != args.end(); ++it) {
+    if (it->rfind("--gbx_worker=", 0) != 0) continue;
+    const std::string value = it->substr(13);
+    if (value.empty() || value.size() > 4 || value.find_first_not_of("0123456789") != std::string::npos) {
+      throw FlagError("invalid value '" + value + "' for --gbx_worker: expected a descriptor number");
+    }
+    const int fd = std::stoi(value);
+    args.erase(it);
+    return fd;
+  }
+  return -1;
+}
+
+int run_worker(int fd) {
+  ::prctl(PR_SET_PDEATHSIG, SIGKILL);  // a parent killed outright leaves no worker running on
+  install_interrupt_handlers();
+  const Protocol declared = active_protocol();
+  send(fd, {{"event", "ready"}, {"pid", ::getpid()}});
+  for (std::string line; !interrupt_requested() && std::getline(std::cin, line);) {
+    const auto order = nlohmann::json::parse(line, nullptr, false);
+    if (!order.is_object() || !order.contains("name") || !order["name"].is_string()) {
+      send(fd, {{"event", "error"}, {"message", "not an order: " + line.substr(0, 200)}});
+      continue;
+    }
+    const std::int64_t samples = std::max<std::int64_t>(1, order.value("samples", std::int64_t{5}));
+    bool interrupted = false;
+    nlohmann::json answer = run_block(declared, order["name"].get<std::string>(), samples, interrupted);
+    if (interrupted || interrupt_requested()) break;  // a block cut short is not reported
+    answer["block"] = order.value("block", std::int64_t{-1});
+    send(fd, answer);
+  }
+  if (interrupt_requested()) {
+    send(fd, {{"event", "interrupted"}, {"signal", interrupt_signal()}});
+    return 128 + interrupt_signal();
+  }
+  return 0;
+}
+
+}  // namespace gbx

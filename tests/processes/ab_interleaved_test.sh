@@ -1,0 +1,152 @@
+#!/usr/bin/env bash
+# gbx ab's interleaved design (docs/compare-ab.md): two sealed records whose gbx.ab.blocks alternate
+# base and candidate block by block in the recorded orders, a comparison that gbx compare redoes from
+# the records alone, every row with its mde and a summary line; the plan printed first; and each bad
+# input with its message: a bad or too small --budget, a worker that dies or hangs, base and candidate
+# listing different benchmarks, incompatible binaries, SIGTERM (both records keep what finished), and
+# two variants of one binary.
+source "$(dirname "$0")/../support/output_match.sh"
+bench=$1 gbx=$2 schema=$3
+flags=(--benchmark_filter='first|second|third' --gbx_warmup=1)
+ab=("$gbx" ab --base "$bench" --candidate "$bench" --processes 3 --blocks 2 --budget 5m --seed 4 --progress off)
+
+mkdir "$dir/aa"
+"${ab[@]}" --format json -o "$dir/aa" -- "${flags[@]}" >"$dir/aa.json" 2>"$dir/aa.err"
+rc=$?
+[[ $rc -eq 0 || $rc -eq 1 || $rc -eq 3 ]] || { cat "$dir/aa.err"; fail "A/A exit code $rc"; }
+expect_output "the plan, then the look" "$dir/aa.err" \
+  'gbx ab: plan: 3 benchmarks, 2 interleaved block pairs.* 3 pairs fit the budget of 300 s' 'look after 3 worker pairs'
+base=$(ls "$dir"/aa/*-base.json) && candidate=$(ls "$dir"/aa/*-candidate.json) || fail "records not written"
+for record in "$base" "$candidate"; do
+  "$gbx" verify "$record" >/dev/null || fail "$record is not intact"
+  /usr/bin/python3 "$here/../record/validate_record.py" "$schema" "$record" >/dev/null || fail "schema: $record"
+done
+/usr/bin/python3 - "$base" "$candidate" "$dir/aa.json" "$rc" <<'PY' || fail "records and comparison"
+import json, sys
+base, candidate = (json.load(open(p)) for p in sys.argv[1:3])
+comparison = json.load(open(sys.argv[3]))
+rc = int(sys.argv[4])
+blocks = {}
+for record, role, other in ((base, "base", candidate), (candidate, "candidate", base)):
+    ab = record["gbx"]["ab"]
+    assert ab["role"] == role and ab["partner_run_id"] == other["gbx"]["run_id"], ab["role"]
+    assert ab["design"] == "interleaved blocks" and ab["seed"] == 4 and ab["blocks_per_pair"] == 2
+    for b in ab["blocks"]:
+        assert b["side"] == role and len(b["samples"]) >= 5, b
+        blocks[(b["row"], b["pair"], b["block"], role)] = b
+    # Each pair's process is a fresh one: one pid per pair and side.
+    pids = {b["pair"]: set() for b in ab["blocks"]}
+    for b in ab["blocks"]:
+        pids[b["pair"]].add(b["pid"])
+    assert sorted(pids) == [0, 1, 2] and all(len(p) == 1 for p in pids.values()), pids
+    assert len({next(iter(p)) for p in pids.values()}) == 3, pids
+# 3 benchmarks x 3 pairs x 2 block pairs, each side once; the side of order 0 started first and had
+# finished before the other started (alternated, not overlapping), and both orders occur.
+assert len(blocks) == 3 * 3 * 2 * 2, len(blocks)
+orders = set()
+for (row, pair, block, role), b in blocks.items():
+    if role != "base":
+        continue
+    c = blocks[(row, pair, block, "candidate")]
+    first, second = (b, c) if b["order"] == 0 else (c, b)
+    assert {b["order"], c["order"]} == {0, 1}, (b["order"], c["order"])
+    assert first["end_ns"] <= second["start_ns"], (first["end_ns"], second["start_ns"])
+    orders.add(b["order"])
+assert orders == {0, 1}, "the coin never changed the order"
+rows = comparison["rows"]
+assert len(rows) == 3 and all(r["unit"] == "worker pair" and r["pairs"] == 3 for r in rows), rows
+assert all("mde" in r and r["mde"] is not None and r["mde"] > 0 for r in rows), [r.get("mde") for r in rows]
+verdicts = [r["verdict"] for r in rows]
+expected = 1 if "slower" in verdicts else 3 if set(verdicts) - {"faster", "same"} else 0
+assert rc == expected, (rc, verdicts)
+s = comparison["summary"]
+assert s["slower"] + s["faster"] + s["same"] + s["inconclusive"] == 3, s
+assert s["line"].startswith("summary: ") and "geometric-mean ratio" in s["line"], s
+PY
+"$gbx" compare --format json "$base" "$candidate" >"$dir/compare.json"
+/usr/bin/python3 - "$dir/aa.json" "$dir/compare.json" <<'PY' || fail "gbx compare does not redo the paired analysis"
+import json, sys
+a, c = (json.load(open(p)) for p in sys.argv[1:3])
+strip = lambda j: [{k: v for k, v in r.items()} for r in j["rows"]]
+assert strip(a) == strip(c), (strip(a), strip(c))
+assert a["summary"] == c["summary"]
+PY
+expect_exit "$rc" "gbx compare on the two records: the same exit" "$gbx" compare "$base" "$candidate"
+expect_output "the console summary" "$dir/out" '^summary: [0-9]+ slower, [0-9]+ faster, [0-9]+ same, [0-9]+ inconclusive'
+echo "A/A: two sealed records of interleaved blocks; gbx compare redoes the paired analysis from them (exit $rc)"
+
+# A worker that dies, and one that hangs: that benchmark failed with the cause, the rest compared.
+mkdir "$dir/faults"
+expect_exit 3 "faulty workers" "${ab[@]}" --benchmark-timeout 3 -o "$dir/faults" -- \
+  --benchmark_filter='first|segfault|hang' --gbx_warmup=1
+expect_output "the dead and the hung worker named" "$dir/err" 'segfault.* failed: base: worker pid [0-9]+ died of SIGSEGV' \
+  'hang.* failed: base: a block was still running after 3 s \(--benchmark-timeout\)'
+expect_output "the healthy benchmark compared" "$dir/out" 'faults/first.* +3 +(same|inconclusive|slower|faster)' \
+  'segfault.*failed' 'hang.*failed' 'summary: .*2 failed'
+echo "faults: a dead and a hung worker fail their benchmarks with the cause; the rest go on"
+
+# Different listings: the common benchmarks compared, the others listed.
+printf '#!/usr/bin/env bash\nexec %q "$@" --benchmark_filter=%q\n' "$bench" 'first|second' >"$dir/fewer"
+chmod +x "$dir/fewer"
+mkdir "$dir/fewer.out"
+"$gbx" ab --base "$bench" --candidate "$dir/fewer" --processes 3 --blocks 1 --budget 5m --seed 4 --progress off \
+  -o "$dir/fewer.out" -- "${flags[@]}" >"$dir/out" 2>"$dir/err"
+expect_output "the one only the base lists" "$dir/err" 'only the base lists faults/third'
+expect_output "two rows compared, the third listed" "$dir/out" 'faults/first' 'faults/second' 'only in .*: faults/third'
+echo "listings that differ: the common ones compared, the others listed"
+
+# Incompatible binaries: refused before anything runs, exit 2 as compare.
+printf '#!/usr/bin/env bash\nif [[ " $* " == *" --gbx_describe=3 "* ]]; then %q "$@" 3>&1 >&2 | sed "s/\\"build_type\\":\\"[^\\"]*\\"/\\"build_type\\":\\"Other\\"/" >&3; else exec %q "$@"; fi\n' \
+  "$bench" "$bench" >"$dir/other"
+chmod +x "$dir/other"
+mkdir "$dir/other.out"
+expect_exit 2 "incompatible binaries" "$gbx" ab --base "$bench" --candidate "$dir/other" -o "$dir/other.out" -- "${flags[@]}"
+expect_output "what differs" "$dir/err" 'not compatible' 'build type +base: [A-Za-z]+ +candidate: Other'
+[[ -z $(ls "$dir/other.out") ]] || fail "records written for incompatible binaries"
+echo "incompatible binaries: exit 2 before anything runs, naming what differs"
+
+# Two variants of one binary, interleaved the same way.
+mkdir "$dir/variants"
+"$gbx" ab --base "$bench" --base-filter 'first' --candidate-filter 'second' --processes 3 --blocks 1 --budget 5m \
+  --seed 4 --progress off -o "$dir/variants" --format json -- --gbx_warmup=1 >"$dir/variants.json" 2>"$dir/err"
+/usr/bin/python3 -c "
+import json, sys
+rows = json.load(open(sys.argv[1]))['rows']
+assert [r['name'] for r in rows] == ['faults/first/iterations:1/manual_time vs faults/second/iterations:1/manual_time'], rows
+assert rows[0]['pairs'] == 3, rows
+" "$dir/variants.json" || fail "variants: $(cat "$dir/err")"
+echo "variants: faults/first against faults/second inside one binary"
+
+# Bad budgets.
+expect_exit 2 "an unparsable budget" "$gbx" ab --base "$bench" --candidate "$bench" --budget=soon -o "$dir" -- "${flags[@]}"
+expect_output "the flag named" "$dir/err" "invalid value 'soon' for --budget"
+expect_exit 2 "a budget too small for one look" "$gbx" ab --base "$bench" --candidate "$bench" --budget=50ms -o "$dir" \
+  -- "${flags[@]}"
+expect_output "too small named" "$dir/err" '--budget=50ms is too small for one look'
+echo "bad budgets: exit 2 naming --budget"
+
+# SIGTERM once the run is under way: both records keep the blocks that finished.
+mkdir "$dir/stop"
+# (a margin of 0.1% so that no benchmark is decided the same early and the run goes on)
+"$gbx" ab --base "$bench" --candidate "$bench" --budget 10m --equivalence 0.001 --seed 4 --progress off \
+  -o "$dir/stop" -- "${flags[@]}" >"$dir/stop.out" 2>"$dir/stop.err" &
+parent=$!
+for _ in $(seq 600); do
+  grep -q 'plan:' "$dir/stop.err" 2>/dev/null && break
+  sleep 0.1
+done
+sleep 1
+kill -TERM "$parent"
+wait "$parent" && rc=0 || rc=$?
+[[ $rc -eq 143 ]] || { cat "$dir/stop.err"; fail "SIGTERM: exit $rc, not 143"; }
+expect_output "the interruption said" "$dir/stop.err" 'interrupted by signal 15; both records keep the blocks that finished'
+for record in "$dir"/stop/*.json; do
+  "$gbx" verify "$record" >/dev/null || fail "$record is not intact after SIGTERM"
+  /usr/bin/python3 -c "
+import json, sys
+r = json.load(open(sys.argv[1]))
+assert r['gbx']['interrupted'] is True and len(r['gbx']['ab']['blocks']) > 0
+" "$record" || fail "$record lost its blocks"
+done
+[[ $(ls "$dir"/stop/*.json | wc -l) -eq 2 ]] || fail "SIGTERM: not both records"
+echo "SIGTERM: both records sealed with the blocks that finished"
