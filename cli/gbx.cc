@@ -18,6 +18,7 @@
 #include "cli/ab_command.h"
 #include "cli/compare_command.h"
 #include "cli/env_command.h"
+#include "cli/export_command.h"
 #include "cli/merge_command.h"
 #include "cli/pareto_command.h"
 #include "cli/report_command.h"
@@ -159,6 +160,17 @@ int run_command(int argc, char** argv) {
                      "a node_modules directory with vega and vega-lite (default: $GBX_REPORT_ASSETS, else "
                      "report/node_modules)");
 
+  gbx::tools::ExportOptions export_options;
+  CLI::App* export_ = app.add_subcommand(
+      "export", "Write records for a dashboard (bencher, github-action-benchmark, conbench): 0 written, 2 bad input");
+  export_->add_option("RECORD", export_options.inputs, "the JSON records")->required();
+  export_->add_option("--format", export_options.format, "bencher, github-action-benchmark or conbench")->required();
+  export_->add_option("-o,--output", export_options.output,
+                      "the file, written atomically; for github-action-benchmark a prefix of two files")
+      ->required();
+  export_->add_option("--repository", export_options.repository, "conbench: https://github.com/ORG/REPO");
+  export_->add_option("--run-reason", export_options.run_reason, "conbench: the run's reason (commit, pull-request)");
+
   gbx::tools::TrendOptions trend_options;
   CLI::App* trend = app.add_subcommand(
       "trend",
@@ -232,7 +244,8 @@ int run_command(int argc, char** argv) {
   using RecordArguments = std::pair<CLI::App*, std::vector<std::string>>;
   for (const auto& [command, paths] :
        {RecordArguments{compare, {compare_options.base, compare_options.candidate}},
-        RecordArguments{report, report_options.inputs}, RecordArguments{trend, trend_options.inputs}}) {
+        RecordArguments{report, report_options.inputs}, RecordArguments{trend, trend_options.inputs},
+        RecordArguments{export_, export_options.inputs}}) {
     if (command->parsed() && reads_stdin_twice(paths)) {
       std::cerr << "gbx " << command->get_name() << ": - (standard input) is given twice; it holds one record\n";
       return 2;
@@ -250,6 +263,7 @@ int run_command(int argc, char** argv) {
   if (pareto->parsed()) return gbx::tools::pareto_command(pareto_options, std::cout, std::cerr);
   if (trend->parsed()) return gbx::tools::trend_command(trend_options, std::cout, std::cerr);
   if (report->parsed()) return gbx::tools::write_report(report_options, std::cout, std::cerr);
+  if (export_->parsed()) return gbx::tools::export_command(export_options, std::cout, std::cerr);
   if (merge->parsed()) return gbx::tools::merge_command(merge_options, std::cout, std::cerr);
   if (slurm->parsed()) {
     if (slurm_cpu_only) slurm_options.gres.clear();
