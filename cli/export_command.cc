@@ -48,8 +48,8 @@ int export_command(const ExportOptions& options, std::ostream& out, std::ostream
   const bool github = options.format == "github-action-benchmark";
   const std::string smaller = options.output + "-smaller-is-better.json";
   const std::string bigger = options.output + "-bigger-is-better.json";
-  const std::vector<std::string> outputs = github ? std::vector<std::string>{smaller, bigger}
-                                                  : std::vector<std::string>{options.output};
+  const std::vector<std::string> outputs =
+      github ? std::vector<std::string>{smaller, bigger} : std::vector<std::string>{options.output};
   if (const std::string refused = refuse(options, outputs); !refused.empty()) {
     err << "gbx export: " << refused << "\n";
     return 2;

@@ -14,7 +14,6 @@
 #include <string>
 #include <vector>
 
-#include "record/atomic_file.h"
 #include "cli/ab_command.h"
 #include "cli/compare_command.h"
 #include "cli/env_command.h"
@@ -27,6 +26,7 @@
 #include "cli/trend_command.h"
 #include "cli/verify_command.h"
 #include "cli/version_command.h"
+#include "record/atomic_file.h"
 
 namespace {
 
@@ -138,8 +138,7 @@ int run_command(int argc, char** argv) {
   std::string env_binary;
   std::vector<std::string> env_args;
   CLI::App* env = app.add_subcommand("env", "Print the environment a bench binary's record would carry, as JSON");
-  env->add_option("BENCH_BINARY", env_binary, "the bench binary (it describes its own build and devices)")
-      ->required();
+  env->add_option("BENCH_BINARY", env_binary, "the bench binary (it describes its own build and devices)")->required();
   env->add_option("BENCH_FLAGS", env_args, "after --: flags for the bench binary");
 
   gbx::tools::ParetoCommandOptions pareto_options;
@@ -165,8 +164,9 @@ int run_command(int argc, char** argv) {
       "export", "Write records for a dashboard (bencher, github-action-benchmark, conbench): 0 written, 2 bad input");
   export_->add_option("RECORD", export_options.inputs, "the JSON records")->required();
   export_->add_option("--format", export_options.format, "bencher, github-action-benchmark or conbench")->required();
-  export_->add_option("-o,--output", export_options.output,
-                      "the file, written atomically; for github-action-benchmark a prefix of two files")
+  export_
+      ->add_option("-o,--output", export_options.output,
+                   "the file, written atomically; for github-action-benchmark a prefix of two files")
       ->required();
   export_->add_option("--repository", export_options.repository, "conbench: https://github.com/ORG/REPO");
   export_->add_option("--run-reason", export_options.run_reason, "conbench: the run's reason (commit, pull-request)");

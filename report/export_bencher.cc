@@ -2,8 +2,8 @@
 
 namespace gbx::tools {
 
-double bencher_value(MetricKind kind, double si_value) {
-  return kind == MetricKind::latency ? si_value * 1e9 : si_value;
+double bencher_value(MetricKind kind, double seconds_or_si) {
+  return kind == MetricKind::latency ? seconds_or_si * 1e9 : seconds_or_si;
 }
 
 nlohmann::json bencher_metric_format(const std::vector<ExportRun>& runs) {

@@ -19,6 +19,6 @@ namespace gbx::tools {
 nlohmann::json bencher_metric_format(const std::vector<ExportRun>& runs);
 
 // The value in the unit the file uses for the kind: nanoseconds for latency, SI otherwise.
-double bencher_value(MetricKind kind, double si_value);
+double bencher_value(MetricKind kind, double seconds_or_si);
 
 }  // namespace gbx::tools

@@ -119,9 +119,9 @@ json conbench_results(const std::vector<ExportRun>& runs, const ConbenchOptions&
       if (const auto* e = find(b, MetricKind::error)) gbx["relative_l2_error"] = e->value;
       latency["optional_benchmark_info"] = {{"gbx", gbx}};
       results.push_back(std::move(latency));
-      for (const auto& [kind, metric, unit] : {std::tuple<MetricKind, const char*, const char*>{MetricKind::byte_rate,
-                                                                                               "byte-rate", "B/s"},
-                                               {MetricKind::flop_rate, "flop-rate", "i/s"}}) {
+      for (const auto& [kind, metric, unit] :
+           {std::tuple<MetricKind, const char*, const char*>{MetricKind::byte_rate, "byte-rate", "B/s"},
+            {MetricKind::flop_rate, "flop-rate", "i/s"}}) {
         const ExportedMetric* r = find(b, kind);
         if (r == nullptr) continue;
         const double work = r->value * time.value;

@@ -16,12 +16,18 @@ struct Unit {
 // Latency in ns, one of the units the action converts between runs (its normalizeValueByUnit.ts).
 Unit unit_of(MetricKind kind) {
   switch (kind) {
-    case MetricKind::latency: return {"ns", 1e9};
-    case MetricKind::flop_rate: return {"GFLOP/s", 1e-9};
-    case MetricKind::byte_rate: return {"GB/s", 1e-9};
-    case MetricKind::energy: return {"J", 1.0};
-    case MetricKind::error: return {"rel. L2 error", 1.0};
-    case MetricKind::peak_memory: return {"bytes", 1.0};
+    case MetricKind::latency:
+      return {"ns", 1e9};
+    case MetricKind::flop_rate:
+      return {"GFLOP/s", 1e-9};
+    case MetricKind::byte_rate:
+      return {"GB/s", 1e-9};
+    case MetricKind::energy:
+      return {"J", 1.0};
+    case MetricKind::error:
+      return {"rel. L2 error", 1.0};
+    case MetricKind::peak_memory:
+      return {"bytes", 1.0};
   }
   return {"", 1.0};
 }

@@ -33,10 +33,12 @@ std::vector<std::pair<std::string, std::string>> read_axes(const json& gbx) {
   if (!gbx.contains("axes")) return axes;
   const json& value = gbx["axes"];
   if (value.is_object()) {
-    for (const auto& [name, v] : value.items()) axes.emplace_back(name, v.is_string() ? v.get<std::string>() : v.dump());
+    for (const auto& [name, v] : value.items())
+      axes.emplace_back(name, v.is_string() ? v.get<std::string>() : v.dump());
   } else if (value.is_array()) {
     for (const auto& item : value) {
-      if (item.is_object() && item.contains("name")) axes.emplace_back(string_at(item, "name"), string_at(item, "value"));
+      if (item.is_object() && item.contains("name"))
+        axes.emplace_back(string_at(item, "name"), string_at(item, "value"));
     }
   }
   return axes;
@@ -139,7 +141,8 @@ std::optional<ExportedMetric> energy(const std::vector<const json*>& entries, co
   m.value = *loaded.energy_joules;
   m.note = region == "cpu" ? "CPU package energy per run (RAPL)" : "GPU energy per run (NVML)";
   if (entries.size() == 1) {
-    const json& counter = object_at(object_at(object_at(*entries.front(), "gbx"), "energy"), region == "cpu" ? "cpu" : "gpu");
+    const json& counter =
+        object_at(object_at(object_at(*entries.front(), "gbx"), "energy"), region == "cpu" ? "cpu" : "gpu");
     const auto lower = number_at(counter, "lower");
     const auto upper = number_at(counter, "upper");
     if (lower && upper && *lower <= m.value && m.value <= *upper) {
@@ -163,8 +166,8 @@ ExportMachine read_machine(const json& record) {
     machine.gpu_count = environment["gpus"].size();
     for (const auto& gpu : environment["gpus"]) {
       const std::string model = string_at(gpu, "name");
-      if (!model.empty() && std::find(machine.gpu_models.begin(), machine.gpu_models.end(), model) ==
-                                machine.gpu_models.end())
+      if (!model.empty() &&
+          std::find(machine.gpu_models.begin(), machine.gpu_models.end(), model) == machine.gpu_models.end())
         machine.gpu_models.push_back(model);
     }
   }
@@ -181,12 +184,18 @@ bool smaller_is_better(MetricKind kind) { return kind != MetricKind::flop_rate &
 
 const char* metric_slug(MetricKind kind) {
   switch (kind) {
-    case MetricKind::latency: return "latency";
-    case MetricKind::flop_rate: return "flop-rate";
-    case MetricKind::byte_rate: return "byte-rate";
-    case MetricKind::energy: return "energy";
-    case MetricKind::error: return "relative-error";
-    case MetricKind::peak_memory: return "peak-memory";
+    case MetricKind::latency:
+      return "latency";
+    case MetricKind::flop_rate:
+      return "flop-rate";
+    case MetricKind::byte_rate:
+      return "byte-rate";
+    case MetricKind::energy:
+      return "energy";
+    case MetricKind::error:
+      return "relative-error";
+    case MetricKind::peak_memory:
+      return "peak-memory";
   }
   return "latency";
 }
@@ -299,7 +308,8 @@ const ExportMachine& common_machine(const std::vector<ExportRun>& runs) {
     if (run.machine.testbed() != first.machine.testbed() || run.machine.commit != first.machine.commit) {
       throw ExportError(first.path + " and " + run.path + " come from different machines or commits (" +
                         first.machine.testbed() + " at " + (first.machine.commit.empty() ? "?" : first.machine.commit) +
-                        "; " + run.machine.testbed() + " at " + (run.machine.commit.empty() ? "?" : run.machine.commit) +
+                        "; " + run.machine.testbed() + " at " +
+                        (run.machine.commit.empty() ? "?" : run.machine.commit) +
                         "): this format takes one testbed and commit per file; export them one at a time");
     }
     for (const ExportedBenchmark& b : run.benchmarks) {

@@ -38,7 +38,7 @@ struct ExportedMetric {
 };
 
 struct ExportedBenchmark {
-  std::string name;  // the dashboard's name: "problem variant", with the axes not already in the problem
+  std::string name;            // the dashboard's name: "problem variant", with the axes not already in the problem
   std::string benchmark_name;  // Google Benchmark's
   std::string problem;         // empty for plain Google Benchmark JSON
   std::string variant;
@@ -55,7 +55,7 @@ struct ExportMachine {
   std::string cpu_model;
   std::vector<std::string> gpu_models;  // one per distinct model, in device order
   std::size_t gpu_count = 0;
-  std::string commit;                   // empty when the record does not say
+  std::string commit;  // empty when the record does not say
   bool dirty = false;
   std::string branch;
   // The testbed's name: "GPU model / CPU model" (the GPU left out on a machine without one), else the
