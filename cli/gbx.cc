@@ -14,10 +14,10 @@
 #include <string>
 #include <vector>
 
-#include "record/atomic_file.h"
 #include "cli/ab_command.h"
 #include "cli/compare_command.h"
 #include "cli/env_command.h"
+#include "cli/export_command.h"
 #include "cli/merge_command.h"
 #include "cli/pareto_command.h"
 #include "cli/report_command.h"
@@ -26,6 +26,7 @@
 #include "cli/trend_command.h"
 #include "cli/verify_command.h"
 #include "cli/version_command.h"
+#include "record/atomic_file.h"
 
 namespace {
 
@@ -157,8 +158,7 @@ int run_command(int argc, char** argv) {
   std::string env_binary;
   std::vector<std::string> env_args;
   CLI::App* env = app.add_subcommand("env", "Print the environment a bench binary's record would carry, as JSON");
-  env->add_option("BENCH_BINARY", env_binary, "the bench binary (it describes its own build and devices)")
-      ->required();
+  env->add_option("BENCH_BINARY", env_binary, "the bench binary (it describes its own build and devices)")->required();
   env->add_option("BENCH_FLAGS", env_args, "after --: flags for the bench binary");
 
   gbx::tools::ParetoCommandOptions pareto_options;
@@ -178,6 +178,18 @@ int run_command(int argc, char** argv) {
   report->add_option("--assets", report_options.assets,
                      "a node_modules directory with vega and vega-lite (default: $GBX_REPORT_ASSETS, else "
                      "report/node_modules)");
+
+  gbx::tools::ExportOptions export_options;
+  CLI::App* export_ = app.add_subcommand(
+      "export", "Write records for a dashboard (bencher, github-action-benchmark, conbench): 0 written, 2 bad input");
+  export_->add_option("RECORD", export_options.inputs, "the JSON records")->required();
+  export_->add_option("--format", export_options.format, "bencher, github-action-benchmark or conbench")->required();
+  export_
+      ->add_option("-o,--output", export_options.output,
+                   "the file, written atomically; for github-action-benchmark a prefix of two files")
+      ->required();
+  export_->add_option("--repository", export_options.repository, "conbench: https://github.com/ORG/REPO");
+  export_->add_option("--run-reason", export_options.run_reason, "conbench: the run's reason (commit, pull-request)");
 
   gbx::tools::TrendOptions trend_options;
   CLI::App* trend = app.add_subcommand(
@@ -252,7 +264,8 @@ int run_command(int argc, char** argv) {
   using RecordArguments = std::pair<CLI::App*, std::vector<std::string>>;
   for (const auto& [command, paths] :
        {RecordArguments{compare, {compare_options.base, compare_options.candidate}},
-        RecordArguments{report, report_options.inputs}, RecordArguments{trend, trend_options.inputs}}) {
+        RecordArguments{report, report_options.inputs}, RecordArguments{trend, trend_options.inputs},
+        RecordArguments{export_, export_options.inputs}}) {
     if (command->parsed() && reads_stdin_twice(paths)) {
       std::cerr << "gbx " << command->get_name() << ": - (standard input) is given twice; it holds one record\n";
       return 2;
@@ -274,6 +287,7 @@ int run_command(int argc, char** argv) {
   if (pareto->parsed()) return gbx::tools::pareto_command(pareto_options, std::cout, std::cerr);
   if (trend->parsed()) return gbx::tools::trend_command(trend_options, std::cout, std::cerr);
   if (report->parsed()) return gbx::tools::write_report(report_options, std::cout, std::cerr);
+  if (export_->parsed()) return gbx::tools::export_command(export_options, std::cout, std::cerr);
   if (merge->parsed()) return gbx::tools::merge_command(merge_options, std::cout, std::cerr);
   if (slurm->parsed()) {
     if (slurm_cpu_only) slurm_options.gres.clear();

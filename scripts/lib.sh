@@ -66,6 +66,21 @@ gbx_install_report_assets() {
   npm ci --prefix "$dir" --no-audit --no-fund >&2
 }
 
+# What the export tests check gbx export's files with (Ajv for Bencher's JSON Schema, zod for
+# github-action-benchmark's parser), pinned by tests/export/package-lock.json; redone as above.
+gbx_install_export_checkers() {
+  if ! command -v node >/dev/null || ! command -v npm >/dev/null; then
+    gbx_apt_install nodejs npm
+  fi
+  local dir=$GBX_ROOT/tests/export
+  local stamp=$dir/node_modules/.package-lock.json
+  if [[ -f $stamp && ! $dir/package-lock.json -nt $stamp ]]; then
+    return 0
+  fi
+  gbx_log "installing the export tests' npm packages into $dir/node_modules"
+  npm ci --prefix "$dir" --no-audit --no-fund >&2
+}
+
 # Headless Chromium for the browser test of the HTML report, and GNU time (/usr/bin/time) for the test
 # of its peak memory; only the tests need them.
 gbx_install_browser() {
