@@ -223,6 +223,7 @@ LoadedRecord read_record(nlohmann::json json, const std::string& path, SealRequi
     pareto_rows.emplace_back(found->second, &g);
     loaded.problem = text_or(path, g, where + ".gbx", "problem");
     loaded.variant = text_or(path, g, where + ".gbx", "variant");
+    if (const auto axes = g.find("axes"); axes != g.end() && axes->is_object()) loaded.axes = axes->dump();
     loaded.protocol["problem"] = loaded.problem;
     loaded.protocol["precision"] = text_or(path, g, where + ".gbx", "precision");
     loaded.protocol["region"] = text_or(path, g, where + ".gbx", "region");

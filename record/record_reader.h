@@ -27,6 +27,8 @@ struct LoadedBenchmark {
   std::vector<double> samples;  // gbx samples of every repetition, or Google Benchmark's per-repetition times
   std::string problem;          // empty for plain Google Benchmark JSON
   std::string variant;
+  // gbx.axes as compact JSON, keys sorted (the short form's parameter axes); empty when absent.
+  std::string axes;
   std::map<std::string, std::string> protocol;  // per-benchmark facts the gate compares (precision, cache...)
   // The same samples grouped by process, in process index order (gbx.process_samples; absent: one
   // group). Repetitions of one name add to their process's group.
