@@ -12,7 +12,6 @@ namespace gbx::tools {
 
 namespace {
 
-
 // Run-level facts that must match for a comparison to mean anything, as JSON pointers into the
 // record; each is compared only when both records have it (docs/compare.md lists them).
 struct GateField {
@@ -125,7 +124,6 @@ std::string sentence_for(const ComparisonRow& row, double band) {
   }
   return s;
 }
-
 
 std::size_t processes_with_samples(const LoadedBenchmark& b) {
   return static_cast<std::size_t>(std::count_if(b.process_samples.begin(), b.process_samples.end(),

@@ -111,7 +111,7 @@ void FixtureBase::fill_random(Span<double> values, double low, double high) {
   fill_uniform(values, record_.seed + fills_++, low, high);
 }
 
-double FixtureBase::now_seconds() { return steady_now_seconds(); }
+double Backend::now_seconds() { return steady_now_seconds(); }
 
 void FixtureBase::declare_accuracy(std::string reference, double tolerance) {
   if (!(tolerance >= 0.0)) throw std::invalid_argument("declare_accuracy: the tolerance must be >= 0");
@@ -132,7 +132,7 @@ void* FixtureBase::duplicate(const void* from, std::size_t bytes, bool on_device
   return storage.get();
 }
 
-std::size_t FixtureBase::rotation_cache_bytes() const {
+std::size_t Backend::rotation_cache_bytes() const {
   const std::size_t cache = last_level_cache_bytes();
   return cache > 0 ? cache : std::size_t{64} << 20;  // unknown: as large as any current CPU's
 }

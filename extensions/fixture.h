@@ -63,9 +63,36 @@ class Unavailable : public std::runtime_error {
 using RegisteredBenchmark =
     std::remove_pointer_t<decltype(benchmark::RegisterBenchmark("", std::declval<void (*)(benchmark::State&)>()))>;
 
+// The timing backend's hooks: what a CPU or a CUDA benchmark needs that its author never writes (the
+// timer, the flush, the device, the stream). A type apart from the author's hooks (FixtureBase's
+// setup and run, or the short form's gbx::State); CpuFixture and CudaFixture implement it.
+class Backend {
+ public:
+  virtual ~Backend() = default;
+
+ protected:
+  Backend() = default;
+  virtual const char* region() const = 0;
+  // Runs before setup(); throw Unavailable when the backend cannot run here.
+  virtual void acquire() {}
+  virtual void release() noexcept {}
+  virtual std::unique_ptr<Timer> make_timer() = 0;
+  virtual void flush_caches() = 0;
+  virtual double now_seconds();
+  // CUDA's UUID bytes of the device the benchmark runs on, for the observer's NVML readings.
+  virtual std::optional<std::array<unsigned char, 16>> device_uuid() const { return std::nullopt; }
+  // Waits for the kernel's last run to finish (the device's stream); CPU runs are synchronous.
+  virtual void synchronize() {}
+  // Reads the device's memory in use, at the stages the base calls it (after setup, sampling, check).
+  virtual void observe_memory() {}
+  // The last-level cache that --gbx_cache=rotate must defeat: the CPU's, or the device's L2.
+  virtual std::size_t rotation_cache_bytes() const;
+};
+
 // The compiled base of every gbx fixture: timing, warm-up, flushes, batching, samples and skipping.
-// Backends (CPU, CUDA) supply a timer and a flush; authors supply setup, run and declarations.
-class FixtureBase {
+// The backend (CPU, CUDA: the Backend hooks) supplies a timer and a flush; the author supplies setup,
+// run and declarations (the hooks below), or, in the short form, a function of gbx::State.
+class FixtureBase : protected Backend {
  public:
   virtual ~FixtureBase() = default;
   FixtureBase(const FixtureBase&) = delete;
@@ -136,23 +163,8 @@ class FixtureBase {
   void add_rotating_array(std::unique_ptr<detail::RotatingArray> array) { rotating_.push_back(std::move(array)); }
   // A copy of bytes at from, owned by this benchmark call; a CUDA fixture copies device arrays.
   virtual void* duplicate(const void* from, std::size_t bytes, bool on_device);
-  // The last-level cache that rotation must defeat: the CPU's, or the device's L2.
-  virtual std::size_t rotation_cache_bytes() const;
 
-  // --- for backends ---------------------------------------------------------------------
-  virtual const char* region() const = 0;
-  // Runs before setup(); throw Unavailable when the backend cannot run here.
-  virtual void acquire() {}
-  virtual void release() noexcept {}
-  virtual std::unique_ptr<Timer> make_timer() = 0;
-  virtual void flush_caches() = 0;
-  virtual double now_seconds();
-  // CUDA's UUID bytes of the device the benchmark runs on, for the observer's NVML readings.
-  virtual std::optional<std::array<unsigned char, 16>> device_uuid() const { return std::nullopt; }
-  // Waits for the kernel's last run to finish (the device's stream); CPU runs are synchronous.
-  virtual void synchronize() {}
-  // Reads the device's memory in use, at the stages the base calls it (after setup, sampling, check).
-  virtual void observe_memory() {}
+  // --- bookkeeping the backends share -------------------------------------------------------
   // What the record says about memory; the base fills host_peak_bytes.
   virtual MemoryUsage memory_usage() const;
   std::size_t host_bytes() const { return host_bytes_; }
