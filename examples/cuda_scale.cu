@@ -7,8 +7,7 @@ __global__ void scale_kernel(const float* x, float* y, long n) {
 }
 static void scale(gbx::CudaState& state) {
   const auto n = state.get_int("n");
-  auto& host = state.host_array<float>(n);
-  state.fill_random(host);
+  auto& host = state.fill_random(state.host_array<float>(n));
   auto &x = state.device_copy(host), &y = state.device_array<float>(n);
   state.declare_bytes_per_run(8.0 * static_cast<double>(n));
   state.check_device(y, [&] { return gbx::reference_map(host, [](double v) { return 1.5 * v; }); });

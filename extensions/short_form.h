@@ -79,6 +79,12 @@ class State {
   void fill_random(Span<double> values, double low = -1.0, double high = 1.0) {
     fixture_.fill_random(values, low, high);
   }
+  // The same, returning the array: auto& x = state.fill_random(state.host_array<float>(n)).
+  template <class T>
+  Array<T>& fill_random(Array<T>& values) {
+    fill_random(values.span());
+    return values;
+  }
 
   void declare_flops_per_run(double flops) { fixture_.declare_flops_per_run(flops); }
   void declare_bytes_per_run(double bytes) { fixture_.declare_bytes_per_run(bytes); }

@@ -29,6 +29,7 @@ struct LoadedBenchmark {
   std::string variant;
   // gbx.axes as compact JSON, keys sorted (the short form's parameter axes); empty when absent.
   std::string axes;
+  nlohmann::json problem_axes;  // gbx.axes less gbx.variant_axes: the tuple that names the problem; null when absent
   std::map<std::string, std::string> protocol;  // per-benchmark facts the gate compares (precision, cache...)
   // The same samples grouped by process, in process index order (gbx.process_samples; absent: one
   // group). Repetitions of one name add to their process's group.
