@@ -12,9 +12,9 @@
 #include <utility>
 
 #include "record/json_number.h"
-#include "text/format.h"
 #include "stats/bootstrap.h"
 #include "stats/statistics.h"
+#include "text/format.h"
 
 namespace gbx {
 
@@ -228,6 +228,15 @@ std::vector<ParetoGroup> pareto_from_record(const LoadedRecord& record, const Pa
   }
   std::vector<ParetoGroup> groups;
   for (const std::string& problem : problems) groups.push_back(analyze_pareto(problem, by_problem[problem], options));
+  // A swept benchmark's problem is the tuple of its axes that are not the variant's.
+  for (ParetoGroup& group : groups) {
+    for (const LoadedBenchmark& benchmark : record.benchmarks) {
+      if (benchmark.has_problem && benchmark.problem == group.problem && !benchmark.problem_axes.is_null()) {
+        group.axes = benchmark.problem_axes;
+        break;
+      }
+    }
+  }
   return groups;
 }
 
@@ -246,6 +255,7 @@ nlohmann::json pareto_json(const std::vector<ParetoGroup>& groups) {
   for (const ParetoGroup& group : groups) {
     nlohmann::json g;
     g["problem"] = group.problem;
+    if (!group.axes.is_null()) g["axes"] = group.axes;
     g["objectives"] = group.objectives;
     g["missing"] = nlohmann::json::array();
     for (const MissingObjective& m : group.missing)

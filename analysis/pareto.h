@@ -72,6 +72,7 @@ struct MissingObjective {
 
 struct ParetoGroup {
   std::string problem;
+  nlohmann::json axes;  // the problem's axes (gbx.axes less the variant axes) in the short form; else null
   std::vector<std::string> objectives;  // those used, of "latency", "error", "memory", "throughput_at_bound"
   std::vector<MissingObjective> missing;
   std::vector<ParetoVariant> variants;  // eligible variants, in input order

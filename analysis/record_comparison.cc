@@ -12,7 +12,6 @@ namespace gbx::tools {
 
 namespace {
 
-
 // Run-level facts that must match for a comparison to mean anything, as JSON pointers into the
 // record; each is compared only when both records have it (docs/compare.md lists them).
 struct GateField {
@@ -126,10 +125,17 @@ std::string sentence_for(const ComparisonRow& row, double band) {
   return s;
 }
 
-
 std::size_t processes_with_samples(const LoadedBenchmark& b) {
   return static_cast<std::size_t>(std::count_if(b.process_samples.begin(), b.process_samples.end(),
                                                 [](const std::vector<double>& g) { return !g.empty(); }));
+}
+
+// What pairs a base row with a candidate row: the family, the variant and the axes' values when the
+// row has axes, so that a sweep matches point by point however its name was spelled; else the name.
+std::string match_key(const LoadedBenchmark& b) {
+  if (b.axes.empty()) return b.name;
+  const auto head = [](const std::string& text) { return text.substr(0, text.find('/')); };
+  return head(b.problem) + "/" + head(b.variant) + " " + b.axes;
 }
 
 BootstrapResult widened_median(const LoadedBenchmark& b) {
@@ -167,13 +173,13 @@ Comparison compare_loaded(const LoadedRecord& base, const LoadedRecord& candidat
   comparison.differences = gate_differences(base.json, candidate.json);
   for (const auto& c : candidate.benchmarks) {
     const auto found = std::find_if(base.benchmarks.begin(), base.benchmarks.end(),
-                                    [&](const LoadedBenchmark& b) { return b.name == c.name; });
+                                    [&](const LoadedBenchmark& b) { return match_key(b) == match_key(c); });
     if (found == base.benchmarks.end()) comparison.only_in_candidate.push_back(c.name);
   }
   std::vector<std::pair<const LoadedBenchmark*, const LoadedBenchmark*>> pairs;
   for (const auto& b : base.benchmarks) {
     const auto found = std::find_if(candidate.benchmarks.begin(), candidate.benchmarks.end(),
-                                    [&](const LoadedBenchmark& c) { return c.name == b.name; });
+                                    [&](const LoadedBenchmark& c) { return match_key(c) == match_key(b); });
     if (found == candidate.benchmarks.end()) {
       comparison.only_in_base.push_back(b.name);
       continue;

@@ -1,71 +1,56 @@
 // The CPU side of the bandwidth family: memcpy and STREAM's triad, checked element by element
-// against their twins (exact: they round as the twins do).
+// against their twins (exact: they round as the twins do). Swept over n, a cache-resident size and
+// one well past any last-level cache by default; --gbx_axis=n=2^10:2^26:2 sweeps more.
 #include <string>
 #include <vector>
 
-#include "extensions/fixture.h"
+#include <gbx/gbx.h>
+
 #include "kernels/bandwidth.h"
 
 namespace {
 
-class CpuCopy : public gbx::CpuFixture {
- protected:
-  void setup(const benchmark::State& state) override {
-    n_ = static_cast<std::size_t>(state.range(0));
-    src_ = host_array<float>(n_);
-    dst_ = host_array<float>(n_);
-    fill_random(src_);
-    declare_problem("bandwidth/copy/n=" + std::to_string(n_));
-    declare_bytes_per_run(2.0 * static_cast<double>(n_ * sizeof(float)));
-    declare_accuracy("the source, copied element by element", 0.0);
-  }
-  void run() override { gbx::kernels::copy_memcpy(dst_.data, src_.data, n_); }
-  void poison_outputs() override { gbx::poison(dst_); }
-  gbx::Accuracy check_output() override {
-    std::vector<float> expected(n_);
-    gbx::kernels::copy_memcpy_reference(expected.data(), src_.data, n_);
-    const std::vector<double> reference(expected.begin(), expected.end());
-    return gbx::compare_to_reference(dst_.data, reference.data(), n_);
-  }
+constexpr float kScalar = 3.0f;
 
- private:
-  std::size_t n_ = 0;
-  gbx::Span<float> src_, dst_;
-};
+// The twin's output as a float64 reference.
+template <class Twin>
+std::vector<double> twin_reference(std::size_t n, Twin twin) {
+  std::vector<float> expected(n);
+  twin(expected.data());
+  return std::vector<double>(expected.begin(), expected.end());
+}
 
-class CpuTriad : public gbx::CpuFixture {
- protected:
-  void setup(const benchmark::State& state) override {
-    n_ = static_cast<std::size_t>(state.range(0));
-    a_ = host_array<float>(n_);
-    b_ = host_array<float>(n_);
-    c_ = host_array<float>(n_);
-    fill_random(b_);
-    fill_random(c_);
-    declare_problem("bandwidth/triad/n=" + std::to_string(n_));
-    declare_flops_per_run(2.0 * static_cast<double>(n_));
-    declare_bytes_per_run(3.0 * static_cast<double>(n_ * sizeof(float)));
-    declare_accuracy("the triad element by element", 0.0);
-  }
-  void run() override { gbx::kernels::triad(a_.data, b_.data, c_.data, kScalar, n_); }
-  void poison_outputs() override { gbx::poison(a_); }
-  gbx::Accuracy check_output() override {
-    std::vector<float> expected(n_);
-    gbx::kernels::triad_reference(expected.data(), b_.data, c_.data, kScalar, n_);
-    const std::vector<double> reference(expected.begin(), expected.end());
-    return gbx::compare_to_reference(a_.data, reference.data(), n_);
-  }
+void memcpy_bench(gbx::State& state) {
+  const auto n = static_cast<std::size_t>(state.get_int("n"));
+  auto &src = state.host_array<float>(n), &dst = state.host_array<float>(n);
+  state.fill_random(src);
+  state.declare_problem("bandwidth/copy/n=" + std::to_string(n));
+  state.declare_bytes_per_run(2.0 * static_cast<double>(src.bytes()));
+  state.check(
+      dst,
+      [&] { return twin_reference(n, [&](float* out) { gbx::kernels::copy_memcpy_reference(out, src.data, n); }); },
+      0.0);
+  state.exec([&] { gbx::kernels::copy_memcpy(dst.data, src.data, n); });
+}
 
- private:
-  static constexpr float kScalar = 3.0f;
-  std::size_t n_ = 0;
-  gbx::Span<float> a_, b_, c_;
-};
-
-// A cache-resident size and one well past any last-level cache.
-void sizes(gbx::RegisteredBenchmark* b) { b->ArgName("n")->Arg(1 << 16)->Arg(1 << 24)->Unit(benchmark::kMicrosecond); }
+void triad_bench(gbx::State& state) {
+  const auto n = static_cast<std::size_t>(state.get_int("n"));
+  auto &a = state.host_array<float>(n), &b = state.host_array<float>(n), &c = state.host_array<float>(n);
+  state.fill_random(b);
+  state.fill_random(c);
+  state.declare_problem("bandwidth/triad/n=" + std::to_string(n));
+  state.declare_flops_per_run(2.0 * static_cast<double>(n));
+  state.declare_bytes_per_run(3.0 * static_cast<double>(a.bytes()));
+  state.check(
+      a,
+      [&] {
+        return twin_reference(n, [&](float* out) { gbx::kernels::triad_reference(out, b.data, c.data, kScalar, n); });
+      },
+      0.0);
+  state.exec([&] { gbx::kernels::triad(a.data, b.data, c.data, kScalar, n); });
+}
 
 }  // namespace
 
-GBX_BENCHMARK(CpuCopy, "bandwidth", "memcpy")->Apply(sizes);
-GBX_BENCHMARK(CpuTriad, "bandwidth", "triad")->Apply(sizes);
+GBX_BENCH(memcpy_bench, "bandwidth/memcpy")->pow2_axis("n", 16, 24, 8)->unit(benchmark::kMicrosecond);
+GBX_BENCH(triad_bench, "bandwidth/triad")->pow2_axis("n", 16, 24, 8)->unit(benchmark::kMicrosecond);

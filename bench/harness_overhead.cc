@@ -1,5 +1,6 @@
-// What gbx's harness costs: one short CPU kernel timed by a plain Google Benchmark loop and by a
-// gbx fixture, side by side in one run, with both medians and their ratio.
+// What gbx's harness costs: one short CPU kernel timed by a plain Google Benchmark loop, by a gbx
+// fixture (the class form) and by the short form, side by side in one run, with the medians and the
+// ratios to the plain loop.
 #include <benchmark/benchmark.h>
 
 #include <algorithm>
@@ -7,9 +8,10 @@
 #include <string>
 #include <vector>
 
-#include "extensions/fixture.h"
-#include "model/protocol.h"
+#include <gbx/gbx.h>
+
 #include "kernels/reduce.h"
+#include "model/protocol.h"
 #include "reporters/gbx_reporter.h"
 #include "reporters/run_error.h"
 #include "stats/statistics.h"
@@ -46,6 +48,16 @@ class GbxSum : public gbx::CpuFixture {
   }
 };
 
+void short_form_sum(gbx::State& state) {
+  const auto& input = shared_input();
+  state.declare_problem("reduce/n=" + std::to_string(kCount));
+  state.exec([&] {
+    float sum = gbx::kernels::reduce_naive(input.data(), input.size());
+    benchmark::DoNotOptimize(sum);
+  });
+}
+GBX_BENCH(short_form_sum, "overhead/gbx_short_form");
+
 // Keeps the plain loop's per-repetition times, which no fixture record holds.
 class CollectingReporter : public gbx::GbxReporter {
  public:
@@ -73,29 +85,27 @@ int main(int argc, char** argv) {
 
   benchmark::RegisterBenchmark("overhead/plain_loop", plain_loop)->Repetitions(kRepetitions);
   gbx::register_fixture<GbxSum>("overhead", "gbx_fixture");
+  gbx::register_short_benchmarks({});
 
   CollectingReporter reporter(benchmark::CreateDefaultDisplayReporter(), nullptr);
   benchmark::RunSpecifiedBenchmarks(&reporter);
   benchmark::Shutdown();
 
   const std::vector<double>& plain_seconds = reporter.plain_seconds;
-  std::vector<double> gbx_seconds;
-  std::int64_t batch = 0;
-  for (const auto& record : gbx::SampleChannel::global().records()) {
-    gbx_seconds.insert(gbx_seconds.end(), record.measurement.samples.begin(), record.measurement.samples.end());
-    batch = record.measurement.batch;
-  }
-  if (plain_seconds.empty() || gbx_seconds.empty()) {
-    std::fprintf(stderr, "harness_overhead: a side did not run (check --benchmark_filter)\n");
+  if (plain_seconds.empty()) {
+    std::fprintf(stderr, "harness_overhead: the plain loop did not run (check --benchmark_filter)\n");
     return 1;
   }
   const double plain = *gbx::median(plain_seconds);
-  const double fixture = *gbx::median(gbx_seconds);
   std::printf("\nharness overhead, kernel: naive sum of %zu floats\n", kCount);
   std::printf("  plain Google Benchmark loop: median %.4g ns over %zu repetitions\n", plain * 1e9,
               plain_seconds.size());
-  std::printf("  gbx fixture:                 median %.4g ns over %zu samples (batch %lld)\n", fixture * 1e9,
-              gbx_seconds.size(), static_cast<long long>(batch));
-  std::printf("  ratio gbx / plain:           %.3f\n", fixture / plain);
+  for (const auto& record : gbx::SampleChannel::global().records()) {
+    if (record.measurement.samples.empty()) continue;
+    const double gbx_median = *gbx::median(record.measurement.samples);
+    std::printf("  %-28s median %.4g ns over %zu samples (batch %lld), ratio to plain %.3f\n",
+                (record.benchmark + ":").c_str(), gbx_median * 1e9, record.measurement.samples.size(),
+                static_cast<long long>(record.measurement.batch), gbx_median / plain);
+  }
   return 0;
 }

@@ -1,6 +1,6 @@
 # Installs gbx as a CMake package: find_package(gbx CONFIG) gives gbx::main (main() and everything
-# behind it) and gbx::extensions (the fixtures), with the umbrella include/gbx/gbx.h and the public
-# headers it includes under include/gbx/<folder>/ (cmake/GbxPublicHeaders.cmake). Also installs the
+# behind it) and gbx::extensions (the fixtures), with the umbrella include/gbx/gbx.h, the one header a
+# consumer names, and what it includes under include/gbx/detail/<folder>/ (cmake/GbxPublicHeaders.cmake). Also installs the
 # gbx command-line tool and the charting libraries its HTML report inlines.
 include(CMakePackageConfigHelpers)
 
@@ -24,7 +24,7 @@ install(TARGETS ${gbx_exported_targets}
 install(FILES ${PROJECT_SOURCE_DIR}/include/gbx/gbx.h DESTINATION ${CMAKE_INSTALL_INCLUDEDIR}/gbx)
 foreach(header IN LISTS GBX_PUBLIC_HEADERS)
   get_filename_component(folder "${header}" DIRECTORY)
-  install(FILES ${PROJECT_SOURCE_DIR}/${header} DESTINATION ${CMAKE_INSTALL_INCLUDEDIR}/gbx/${folder})
+  install(FILES ${PROJECT_SOURCE_DIR}/${header} DESTINATION ${CMAKE_INSTALL_INCLUDEDIR}/gbx/detail/${folder})
 endforeach()
 
 # The gbx tool, and the two files of the report's charting libraries (with their licences) where the

@@ -1,6 +1,6 @@
 # gbx_library(<name> <sources>...): the static library gbx_<name> of one folder, exported as
 # gbx::<name>. Headers are included as "<folder>/<file>.h" from the source root, and from
-# include/gbx once installed; the umbrella as <gbx/gbx.h> from include/ (see cmake/GbxInstall.cmake).
+# include/gbx/detail once installed; the umbrella as <gbx/gbx.h> from include/ (see cmake/GbxInstall.cmake).
 function(gbx_library name)
   add_library(gbx_${name} STATIC ${ARGN})
   add_library(gbx::${name} ALIAS gbx_${name})
@@ -10,7 +10,7 @@ function(gbx_library name)
   target_include_directories(gbx_${name} PUBLIC
     $<BUILD_INTERFACE:${PROJECT_SOURCE_DIR}>
     $<BUILD_INTERFACE:${PROJECT_SOURCE_DIR}/include>
-    $<INSTALL_INTERFACE:${CMAKE_INSTALL_INCLUDEDIR}/gbx>
+    $<INSTALL_INTERFACE:${CMAKE_INSTALL_INCLUDEDIR}/gbx/detail>
     $<INSTALL_INTERFACE:${CMAKE_INSTALL_INCLUDEDIR}>)
   gbx_warnings(gbx_${name})
 endfunction()

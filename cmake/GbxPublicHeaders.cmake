@@ -1,12 +1,15 @@
 # The public headers: <gbx/gbx.h> and what it includes. `cmake --install` installs these and no
 # others, and with the tests on, the build compiles each one alone (gbx_public_header_check).
 set(GBX_PUBLIC_HEADERS
+  extensions/axes.h
   extensions/fixture.h
   extensions/measurement.h
   extensions/reference_cache.h
+  extensions/short_form.h
   extensions/timer.h
   extensions/warmup.h
   model/accuracy.h
+  model/axis_value.h
   model/load_plan.h
   model/load_result.h
   model/measurement.h
@@ -16,7 +19,8 @@ set(GBX_PUBLIC_HEADERS
   model/span.h
   stats/estimates.h)
 if(GBX_HAVE_CUDA)
-  list(APPEND GBX_PUBLIC_HEADERS extensions/cuda_check.h extensions/cuda_fixture.h extensions/device_array.h)
+  list(APPEND GBX_PUBLIC_HEADERS extensions/cuda_check.h extensions/cuda_fixture.h extensions/cuda_short_form.h
+       extensions/device_array.h)
 endif()
 
 # One translation unit per header that includes only that header: a header that leans on an include

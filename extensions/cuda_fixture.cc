@@ -87,6 +87,22 @@ std::unique_ptr<Timer> CudaFixture::make_timer() {
   return std::make_unique<CudaEventTimer>(stream_);
 }
 
+void* CudaFixture::duplicate(const void* from, std::size_t bytes, bool on_device) {
+  if (!on_device) return FixtureBase::duplicate(from, bytes, on_device);
+  const Span<unsigned char> copy = device_array<unsigned char>(bytes);
+  GBX_CUDA_CHECK(cudaMemcpyAsync(copy.data, from, bytes, cudaMemcpyDeviceToDevice, stream_));
+  GBX_CUDA_CHECK(cudaStreamSynchronize(stream_));
+  return copy.data;
+}
+
+std::size_t CudaFixture::rotation_cache_bytes() const {
+  int device = 0;
+  int l2 = 0;
+  GBX_CUDA_CHECK(cudaGetDevice(&device));
+  GBX_CUDA_CHECK(cudaDeviceGetAttribute(&l2, cudaDevAttrL2CacheSize, device));
+  return static_cast<std::size_t>(l2);
+}
+
 void CudaFixture::flush_caches() {
   if (!l2_) l2_ = std::make_unique<L2FlushBuffer>();
   l2_->flush(stream_);

@@ -68,8 +68,11 @@ class CudaFixture : public FixtureBase {
   void observe_memory() override;
   MemoryUsage memory_usage() const override;
   std::optional<std::array<unsigned char, 16>> device_uuid() const override;
+  void* duplicate(const void* from, std::size_t bytes, bool on_device) override;
+  std::size_t rotation_cache_bytes() const override;
 
  private:
+  friend class CudaState;
   cudaStream_t stream_ = nullptr;
   std::unique_ptr<L2FlushBuffer> l2_;
   std::size_t device_bytes_ = 0;

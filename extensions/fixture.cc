@@ -7,9 +7,9 @@
 
 #include "extensions/cpu_cache_flush.h"
 #include "extensions/cpu_timer.h"
-#include "model/interrupt.h"
 #include "extensions/load/fixture_load.h"
 #include "extensions/observer.h"
+#include "model/interrupt.h"
 #include "model/protocol.h"
 #include "model/sample_channel.h"
 #include "stats/statistics.h"
@@ -67,6 +67,14 @@ void FixtureBase::identify(const std::string& family, const std::string& variant
   variant_ = variant;
 }
 
+void FixtureBase::set_axes(std::vector<AxisValue> axes) { axes_ = std::move(axes); }
+
+std::string FixtureBase::name() const {
+  std::string name = family_ + "/" + variant_;
+  for (const AxisValue& a : axes_) name += "/" + a.name + ":" + a.text;
+  return name;
+}
+
 namespace {
 
 // How many arguments (state.range(i)) the registration declared. RegisteredBenchmark::ArgsCnt() is
@@ -103,7 +111,7 @@ void FixtureBase::fill_random(Span<double> values, double low, double high) {
   fill_uniform(values, record_.seed + fills_++, low, high);
 }
 
-double FixtureBase::now_seconds() { return steady_now_seconds(); }
+double Backend::now_seconds() { return steady_now_seconds(); }
 
 void FixtureBase::declare_accuracy(std::string reference, double tolerance) {
   if (!(tolerance >= 0.0)) throw std::invalid_argument("declare_accuracy: the tolerance must be >= 0");
@@ -111,7 +119,57 @@ void FixtureBase::declare_accuracy(std::string reference, double tolerance) {
   accuracy_tolerance_ = tolerance;
 }
 
+void FixtureBase::poison_outputs() {
+  if (poison_hook_) poison_hook_();
+}
+
+void* FixtureBase::duplicate(const void* from, std::size_t bytes, bool on_device) {
+  if (on_device) throw std::logic_error("a CPU fixture holds no device arrays");
+  std::shared_ptr<unsigned char[]> storage(new unsigned char[bytes]);
+  std::copy_n(static_cast<const unsigned char*>(from), bytes, storage.get());
+  host_bytes_ += bytes;
+  keep(storage);
+  return storage.get();
+}
+
+std::size_t Backend::rotation_cache_bytes() const {
+  const std::size_t cache = last_level_cache_bytes();
+  return cache > 0 ? cache : std::size_t{64} << 20;  // unknown: as large as any current CPU's
+}
+
+bool FixtureBase::start_rotation(Measurement& m) {
+  std::size_t per_run = 0;
+  for (const auto& array : rotating_) per_run += array->bytes();
+  if (per_run == 0) return false;
+  const std::size_t cache = rotation_cache_bytes();
+  // A run's copy must be gone from the cache when its turn comes again: the others touched in
+  // between, (copies - 1) x per_run bytes, are twice the cache (an LRU that is not strict keeps part
+  // of a single pass's worth, as l2_flush.h explains).
+  const std::size_t copies = std::max<std::size_t>(2, (2 * cache + per_run - 1) / per_run + 1);
+  for (const auto& array : rotating_) {
+    for (std::size_t k = 1; k < copies; ++k)
+      array->add_copy(duplicate(array->first(), array->bytes(), array->on_device()));
+  }
+  rotation_copies_ = copies;
+  rotation_next_ = 0;
+  m.rotation_copies = static_cast<std::int64_t>(copies);
+  m.rotation_bytes_per_run = static_cast<double>(per_run);
+  m.rotation_cache_bytes = static_cast<double>(cache);
+  return true;
+}
+
+void FixtureBase::advance_rotation() {
+  for (const auto& array : rotating_) array->bind(rotation_next_);
+  if (++rotation_next_ == rotation_copies_) rotation_next_ = 0;
+}
+
+void FixtureBase::stop_rotation() {
+  for (const auto& array : rotating_) array->bind(0);
+  rotation_copies_ = 0;
+}
+
 Accuracy FixtureBase::check_output() {
+  if (check_hook_) return check_hook_();
   throw std::logic_error("declare_accuracy() was called but check_output() is not implemented");
 }
 
@@ -121,6 +179,70 @@ MemoryUsage FixtureBase::memory_usage() const {
   usage.device_bytes_unavailable = "a CPU benchmark: no device memory";
   usage.device_peak_bytes_unavailable = usage.device_bytes_unavailable;
   return usage;
+}
+
+void FixtureBase::measure_after_setup(const benchmark::State& state, std::function<void()> run) {
+  measured_ = true;
+  Protocol protocol = active_protocol();
+  Measurement rotation;
+  const bool rotating = protocol.cache == CacheMode::rotate && start_rotation(rotation);
+  // Nothing to rotate (the class form declares no arrays): the nearest mode that is still cold.
+  if (protocol.cache == CacheMode::rotate && !rotating) protocol.cache = CacheMode::cold;
+  const std::unique_ptr<Timer> timer = make_timer();
+  MeasurementHooks hooks;
+  if (rotating) {
+    hooks.run = [this, &run] {
+      advance_rotation();
+      run();
+    };
+  } else {
+    hooks.run = run;
+  }
+  hooks.flush = [this] { flush_caches(); };
+  hooks.now_seconds = [this] { return now_seconds(); };
+  hooks.cpu_seconds = process_cpu_seconds;
+  hooks.interrupted = interrupt_requested;
+  const bool adaptive = protocol.target_rel_ci > 0.0;
+  if (adaptive) {
+    hooks.enough = [&](const std::vector<double>& samples) {
+      const auto relative = median_relative_half_width(samples);
+      return relative && *relative <= protocol.target_rel_ci;
+    };
+  }
+  observe_memory();
+  ObservationScope observation(benchmark_observer(), device_uuid(), hooks);
+  record_.measurement = measure(protocol, *timer, hooks);
+  record_.observed = observation.finish();
+  if (rotating) {
+    stop_rotation();
+    record_.measurement.rotation_copies = rotation.rotation_copies;
+    record_.measurement.rotation_bytes_per_run = rotation.rotation_bytes_per_run;
+    record_.measurement.rotation_cache_bytes = rotation.rotation_cache_bytes;
+  }
+  observe_memory();
+  if (accuracy_tolerance_ >= 0.0) {
+    poison_outputs();
+    run();
+    synchronize();
+    observe_memory();
+    Accuracy accuracy = check_output();
+    accuracy.reference = accuracy_reference_;
+    accuracy.tolerance = accuracy_tolerance_;
+    accuracy.passed = accuracy.nan_count == 0 && accuracy.rel_l2_error <= accuracy_tolerance_;
+    record_.accuracy = accuracy;
+  }
+  record_.memory = memory_usage();
+  StoppingOutcome& stopping = record_.stopping;
+  const Measurement& m = record_.measurement;
+  if (adaptive) {
+    stopping.rule = "target_rel_ci";
+    stopping.target_rel_ci = protocol.target_rel_ci;
+    stopping.reached = m.enough_reached;
+  } else {
+    stopping.reached = static_cast<std::int64_t>(m.samples.size()) >= protocol.min_samples;
+  }
+  stopping.achieved_rel_ci = median_relative_half_width(m.samples);
+  record_.load = FixtureLoadAccess::measure(*this, state, record_.args);
 }
 
 void FixtureBase::measure_benchmark(benchmark::State& state, int argument_count) {
@@ -133,14 +255,28 @@ void FixtureBase::measure_benchmark(benchmark::State& state, int argument_count)
   fills_ = 0;
   accuracy_reference_.clear();
   accuracy_tolerance_ = -1.0;
+  measured_ = false;
+  poison_hook_ = nullptr;
+  check_hook_ = nullptr;
+  rotating_.clear();
+  rotation_copies_ = 0;
+  record_.axes = axes_;
   // Replaced by memory_usage() once the benchmark has run; a skip or a failure keeps the reason.
   const std::string not_run = "not measured: the benchmark did not run";
   record_.memory.device_bytes_unavailable = not_run;
   record_.memory.device_peak_bytes_unavailable = not_run;
   record_.memory.host_peak_bytes_unavailable = not_run;
   for (int i = 0; i < argument_count; ++i) record_.args.push_back(state.range(static_cast<std::size_t>(i)));
-  // Until setup() declares better, and when it never runs (a skip), the problem is named by its arguments.
+  // Until setup() declares better, and when it never runs (a skip), the problem is named by its
+  // arguments, or by the axes that are not the variant's.
   record_.problem = family_ + (record_.args.empty() ? "" : "/" + args_text(record_.args));
+  if (!axes_.empty()) {
+    const std::string problem_axes = axes_text(axes_, false);
+    const std::string variant_axes = axes_text(axes_, true);
+    record_.problem = family_ + (problem_axes.empty() ? "" : "/" + problem_axes);
+    if (!variant_axes.empty()) record_.variant = variant_ + "/" + variant_axes;
+    record_.benchmark = family_ + "/" + record_.variant;
+  }
 
   std::string failure;
   bool acquired = false;
@@ -151,49 +287,7 @@ void FixtureBase::measure_benchmark(benchmark::State& state, int argument_count)
     acquired = true;
     setup(state);
     set_up = true;
-    const Protocol& protocol = active_protocol();
-    const std::unique_ptr<Timer> timer = make_timer();
-    MeasurementHooks hooks;
-    hooks.run = [this] { run(); };
-    hooks.flush = [this] { flush_caches(); };
-    hooks.now_seconds = [this] { return now_seconds(); };
-    hooks.cpu_seconds = process_cpu_seconds;
-    hooks.interrupted = interrupt_requested;
-    const bool adaptive = protocol.target_rel_ci > 0.0;
-    if (adaptive) {
-      hooks.enough = [&](const std::vector<double>& samples) {
-        const auto relative = median_relative_half_width(samples);
-        return relative && *relative <= protocol.target_rel_ci;
-      };
-    }
-    observe_memory();
-    ObservationScope observation(benchmark_observer(), device_uuid(), hooks);
-    record_.measurement = measure(protocol, *timer, hooks);
-    record_.observed = observation.finish();
-    observe_memory();
-    if (accuracy_tolerance_ >= 0.0) {
-      poison_outputs();
-      run();
-      synchronize();
-      observe_memory();
-      Accuracy accuracy = check_output();
-      accuracy.reference = accuracy_reference_;
-      accuracy.tolerance = accuracy_tolerance_;
-      accuracy.passed = accuracy.nan_count == 0 && accuracy.rel_l2_error <= accuracy_tolerance_;
-      record_.accuracy = accuracy;
-    }
-    record_.memory = memory_usage();
-    StoppingOutcome& stopping = record_.stopping;
-    const Measurement& m = record_.measurement;
-    if (adaptive) {
-      stopping.rule = "target_rel_ci";
-      stopping.target_rel_ci = protocol.target_rel_ci;
-      stopping.reached = m.enough_reached;
-    } else {
-      stopping.reached = static_cast<std::int64_t>(m.samples.size()) >= protocol.min_samples;
-    }
-    stopping.achieved_rel_ci = median_relative_half_width(m.samples);
-    record_.load = FixtureLoadAccess::measure(*this, state, record_.args);
+    if (!measured_) measure_after_setup(state, [this] { run(); });
   } catch (const Interrupted& e) {
     record_.interrupted = true;
     failure = e.what();
@@ -212,6 +306,7 @@ void FixtureBase::measure_benchmark(benchmark::State& state, int argument_count)
     if (failure.empty()) failure = std::string("teardown: ") + e.what();
   }
   if (acquired) release();
+  rotating_.clear();
   owned_.clear();
 
   record_.error = failure;

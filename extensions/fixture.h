@@ -14,16 +14,36 @@
 #include <utility>
 #include <vector>
 
-#include "model/accuracy.h"
-#include "model/load_plan.h"
 #include "extensions/measurement.h"
+#include "extensions/timer.h"
+#include "model/accuracy.h"
+#include "model/axis_value.h"
+#include "model/load_plan.h"
 #include "model/run_record.h"
 #include "model/span.h"
-#include "extensions/timer.h"
 
 namespace gbx {
 
 class CpuCacheFlusher;
+class State;
+class CudaState;
+
+namespace detail {
+
+// An array whose runs may read any of several copies (--gbx_cache=rotate): `data` is rebound to
+// copy k before each run. Owned by the fixture for one benchmark call.
+class RotatingArray {
+ public:
+  virtual ~RotatingArray() = default;
+  virtual void bind(std::size_t copy) = 0;
+  virtual std::size_t bytes() const = 0;
+  virtual bool on_device() const = 0;
+  // Adds a copy of copy 0's bytes, made by `duplicate`, for bind() to choose.
+  virtual void add_copy(void* copy) = 0;
+  virtual const void* first() const = 0;
+};
+
+}  // namespace detail
 
 // Thrown when a benchmark cannot run on this machine; it is reported as skipped, not failed.
 // code names the cause for tools (e.g. "no_cuda_device"); the message is the plain reason.
@@ -43,9 +63,36 @@ class Unavailable : public std::runtime_error {
 using RegisteredBenchmark =
     std::remove_pointer_t<decltype(benchmark::RegisterBenchmark("", std::declval<void (*)(benchmark::State&)>()))>;
 
+// The timing backend's hooks: what a CPU or a CUDA benchmark needs that its author never writes (the
+// timer, the flush, the device, the stream). A type apart from the author's hooks (FixtureBase's
+// setup and run, or the short form's gbx::State); CpuFixture and CudaFixture implement it.
+class Backend {
+ public:
+  virtual ~Backend() = default;
+
+ protected:
+  Backend() = default;
+  virtual const char* region() const = 0;
+  // Runs before setup(); throw Unavailable when the backend cannot run here.
+  virtual void acquire() {}
+  virtual void release() noexcept {}
+  virtual std::unique_ptr<Timer> make_timer() = 0;
+  virtual void flush_caches() = 0;
+  virtual double now_seconds();
+  // CUDA's UUID bytes of the device the benchmark runs on, for the observer's NVML readings.
+  virtual std::optional<std::array<unsigned char, 16>> device_uuid() const { return std::nullopt; }
+  // Waits for the kernel's last run to finish (the device's stream); CPU runs are synchronous.
+  virtual void synchronize() {}
+  // Reads the device's memory in use, at the stages the base calls it (after setup, sampling, check).
+  virtual void observe_memory() {}
+  // The last-level cache that --gbx_cache=rotate must defeat: the CPU's, or the device's L2.
+  virtual std::size_t rotation_cache_bytes() const;
+};
+
 // The compiled base of every gbx fixture: timing, warm-up, flushes, batching, samples and skipping.
-// Backends (CPU, CUDA) supply a timer and a flush; authors supply setup, run and declarations.
-class FixtureBase {
+// The backend (CPU, CUDA: the Backend hooks) supplies a timer and a flush; the author supplies setup,
+// run and declarations (the hooks below), or, in the short form, a function of gbx::State.
+class FixtureBase : protected Backend {
  public:
   virtual ~FixtureBase() = default;
   FixtureBase(const FixtureBase&) = delete;
@@ -53,7 +100,10 @@ class FixtureBase {
 
   // Called once at registration: the benchmark is named "<family>/<variant>".
   void identify(const std::string& family, const std::string& variant);
-  std::string name() const { return family_ + "/" + variant_; }
+  // The short form's parameter axes: the name gains "/n:1024/T:float", the problem the axes that
+  // are not the variant's, the variant those that are.
+  void set_axes(std::vector<AxisValue> axes);
+  std::string name() const;
 
   // One Google Benchmark call: the whole gbx measurement. argument_count: how many state.range(i)
   // the registration declared.
@@ -103,23 +153,18 @@ class FixtureBase {
   // runs the kernel once more, and records what check_output() finds. Outputs poisoned with NaN
   // make an element the kernel never writes fail the check.
   void declare_accuracy(std::string reference, double tolerance);
-  virtual void poison_outputs() {}
+  virtual void poison_outputs();
   virtual Accuracy check_output();
 
-  // --- for backends ---------------------------------------------------------------------
-  virtual const char* region() const = 0;
-  // Runs before setup(); throw Unavailable when the backend cannot run here.
-  virtual void acquire() {}
-  virtual void release() noexcept {}
-  virtual std::unique_ptr<Timer> make_timer() = 0;
-  virtual void flush_caches() = 0;
-  virtual double now_seconds();
-  // CUDA's UUID bytes of the device the benchmark runs on, for the observer's NVML readings.
-  virtual std::optional<std::array<unsigned char, 16>> device_uuid() const { return std::nullopt; }
-  // Waits for the kernel's last run to finish (the device's stream); CPU runs are synchronous.
-  virtual void synchronize() {}
-  // Reads the device's memory in use, at the stages the base calls it (after setup, sampling, check).
-  virtual void observe_memory() {}
+  // After setup(): the measurement, the accuracy check and the load sweep. The short form calls it
+  // from state.exec(), inside setup(), with its own run.
+  void measure_after_setup(const benchmark::State& state, std::function<void()> run);
+  // Arrays whose copies --gbx_cache=rotate cycles through.
+  void add_rotating_array(std::unique_ptr<detail::RotatingArray> array) { rotating_.push_back(std::move(array)); }
+  // A copy of bytes at from, owned by this benchmark call; a CUDA fixture copies device arrays.
+  virtual void* duplicate(const void* from, std::size_t bytes, bool on_device);
+
+  // --- bookkeeping the backends share -------------------------------------------------------
   // What the record says about memory; the base fills host_peak_bytes.
   virtual MemoryUsage memory_usage() const;
   std::size_t host_bytes() const { return host_bytes_; }
@@ -128,6 +173,20 @@ class FixtureBase {
 
  private:
   friend class FixtureLoadAccess;
+  friend class State;
+  friend class CudaState;
+  // Sets up the copies for --gbx_cache=rotate; false when there is nothing to rotate (the class form
+  // declares no arrays), in which case the benchmark runs cold.
+  bool start_rotation(Measurement& m);
+  void advance_rotation();
+  void stop_rotation();
+  std::vector<AxisValue> axes_;
+  std::vector<std::unique_ptr<detail::RotatingArray>> rotating_;
+  std::size_t rotation_copies_ = 0;
+  std::size_t rotation_next_ = 0;
+  bool measured_ = false;                 // measure_after_setup ran in this call
+  std::function<void()> poison_hook_;     // the short form's check: what to poison
+  std::function<Accuracy()> check_hook_;  // and how to compare
   std::string family_;
   std::string variant_;
   RunRecord record_;

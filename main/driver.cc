@@ -15,6 +15,7 @@
 #include "environment/benchmark_observer.h"
 #include "environment/environment.h"
 #include "environment/peaks.h"
+#include "extensions/short_form.h"
 #include "model/interrupt.h"
 #include "model/protocol.h"
 #include "record/atomic_file.h"
@@ -165,6 +166,12 @@ int run_main(int argc, char** argv) {
   try {
     line = parse_command_line(std::vector<std::string>(command.begin() + 1, command.end()));
   } catch (const FlagError& error) {
+    return refuse(error.what());
+  }
+  // The short form's benchmarks exist only once --gbx_axis has been read (extensions/short_form.h).
+  try {
+    register_short_benchmarks(line.axes);
+  } catch (const std::exception& error) {
     return refuse(error.what());
   }
   RunOutputs output;

@@ -46,6 +46,11 @@ struct Measurement {
   bool sample_bound_reached = false;  // --gbx_max_samples stopped sampling before `enough` agreed
   bool enough_reached = false;        // `enough` said so: the stopping rule's target was met
   bool below_resolution = false;      // cold samples (never batched) shorter than the batch target
+  // --gbx_cache=rotate: how many copies of the inputs were cycled, the bytes one run touches (one
+  // copy), and the last-level cache they were sized against; all 0 in the other modes.
+  std::int64_t rotation_copies = 0;
+  double rotation_bytes_per_run = 0.0;
+  double rotation_cache_bytes = 0.0;
 };
 
 }  // namespace gbx

@@ -10,7 +10,17 @@
 
 namespace gbx {
 
-const char* to_string(CacheMode mode) { return mode == CacheMode::cold ? "cold" : "hot"; }
+const char* to_string(CacheMode mode) {
+  switch (mode) {
+    case CacheMode::cold:
+      return "cold";
+    case CacheMode::rotate:
+      return "rotate";
+    case CacheMode::hot:
+      break;
+  }
+  return "hot";
+}
 
 namespace {
 
@@ -105,6 +115,12 @@ CommandLine parse_command_line(const std::vector<std::string>& args) {
     }
     const auto equals = arg.find('=');
     const std::string name = arg.substr(2, equals == std::string::npos ? std::string::npos : equals - 2);
+    // The one flag given once per axis; its values are checked against the benchmarks' axes later.
+    if (name == "gbx_axis") {
+      if (equals == std::string::npos) throw FlagError("--gbx_axis needs a value: --gbx_axis=NAME=VALUES");
+      line.axes.push_back(arg.substr(equals + 1));
+      continue;
+    }
     if (std::find(names.begin(), names.end(), name) == names.end() &&
         std::find(load_names.begin(), load_names.end(), name) == load_names.end()) {
       throw FlagError("unknown flag '" + arg + "'; the gbx flags are:\n" + flags_help());
@@ -151,8 +167,10 @@ CommandLine parse_command_line(const std::vector<std::string>& args) {
       p.cache = CacheMode::cold;
     } else if (*cache == "hot") {
       p.cache = CacheMode::hot;
+    } else if (*cache == "rotate") {
+      p.cache = CacheMode::rotate;
     } else {
-      refuse("gbx_cache", *cache, "cold or hot");
+      refuse("gbx_cache", *cache, "cold, hot or rotate");
     }
   }
   if (target_rel_ci) {
@@ -190,7 +208,10 @@ std::string flags_help() {
       << "  --gbx_max_samples=N    most samples per benchmark (default " << defaults.max_samples << ")\n"
       << "  --gbx_max_time=S       wall-time bound per benchmark, seconds (default " << defaults.max_time_seconds
       << ")\n"
-      << "  --gbx_cache=cold|hot   cold flushes caches before every sample, untimed (default hot)\n"
+      << "  --gbx_cache=cold|hot|rotate  cold flushes caches before every sample, untimed; rotate cycles\n"
+      << "                         copies of the inputs so that each run misses the cache (default hot)\n"
+      << "  --gbx_axis=NAME=VALUES set a parameter axis: 1,2,4 or 2^10:2^24:2 (powers of two, exponent step)\n"
+      << "                         or 0:100:10; once per axis\n"
       << "  --gbx_target_rel_ci=R  sample until the median's 95% CI half-width / median <= R (default off)\n"
       << "  --gbx_out_dir=DIR      write the JSON record to DIR/<UTC time>-<run id>.json\n"
       << "  --gbx_processes=K      run the selection in K fresh processes, each in its own random order, into\n"

@@ -10,7 +10,9 @@
 
 namespace gbx {
 
-enum class CacheMode { hot, cold };
+// rotate: batched like hot, but each run finds its inputs in a different one of enough copies that
+// they are out of the last-level cache (docs/adding-a-kernel.md).
+enum class CacheMode { hot, cold, rotate };
 
 const char* to_string(CacheMode mode);
 
@@ -58,6 +60,7 @@ struct CommandLine {
   std::string out_dir;                   // --gbx_out_dir: where the record is written, empty for none
   bool list_not_run = false;             // --gbx_list_not_run: name each benchmark that could not run here
   LoadFlags load;                        // --gbx_concurrency and friends (docs/load.md)
+  std::vector<std::string> axes;         // --gbx_axis=NAME=VALUES, once per axis (extensions/axes.h parses them)
   std::vector<std::string> passthrough;  // everything else, in order, for Google Benchmark
 };
 

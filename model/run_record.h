@@ -6,6 +6,7 @@
 #include <vector>
 
 #include "model/accuracy.h"
+#include "model/axis_value.h"
 #include "model/load_result.h"
 #include "model/measurement.h"
 #include "model/observations.h"
@@ -35,9 +36,10 @@ struct RunRecord {
   std::int64_t id = -1;   // assigned by the channel
   std::string benchmark;  // the registered family name, e.g. "reduce/kahan"
   std::vector<std::int64_t> args;
-  std::string problem;  // the workload, e.g. "reduce/n=16777216"
-  std::string variant;  // the implementation, e.g. "kahan"
-  std::string region;   // what the timer brackets: "device", "end_to_end" or "cpu"
+  std::vector<AxisValue> axes;  // the parameter axes' values (the short form, extensions/axes.h); empty otherwise
+  std::string problem;          // the workload, e.g. "reduce/n=16777216"
+  std::string variant;          // the implementation, e.g. "kahan"
+  std::string region;           // what the timer brackets: "device", "end_to_end" or "cpu"
   double flops_per_run = 0.0;
   double bytes_per_run = 0.0;
   std::uint64_t seed = 0;            // of the random inputs

@@ -223,6 +223,13 @@ LoadedRecord read_record(nlohmann::json json, const std::string& path, SealRequi
     pareto_rows.emplace_back(found->second, &g);
     loaded.problem = text_or(path, g, where + ".gbx", "problem");
     loaded.variant = text_or(path, g, where + ".gbx", "variant");
+    if (const auto axes = g.find("axes"); axes != g.end() && axes->is_object()) {
+      loaded.axes = axes->dump();
+      loaded.problem_axes = *axes;
+      for (const auto& name : g.value("variant_axes", nlohmann::json::array())) {
+        if (name.is_string()) loaded.problem_axes.erase(name.get<std::string>());
+      }
+    }
     loaded.protocol["problem"] = loaded.problem;
     loaded.protocol["precision"] = text_or(path, g, where + ".gbx", "precision");
     loaded.protocol["region"] = text_or(path, g, where + ".gbx", "region");

@@ -27,6 +27,9 @@ struct LoadedBenchmark {
   std::vector<double> samples;  // gbx samples of every repetition, or Google Benchmark's per-repetition times
   std::string problem;          // empty for plain Google Benchmark JSON
   std::string variant;
+  // gbx.axes as compact JSON, keys sorted (the short form's parameter axes); empty when absent.
+  std::string axes;
+  nlohmann::json problem_axes;  // gbx.axes less gbx.variant_axes: the tuple that names the problem; null when absent
   std::map<std::string, std::string> protocol;  // per-benchmark facts the gate compares (precision, cache...)
   // The same samples grouped by process, in process index order (gbx.process_samples; absent: one
   // group). Repetitions of one name add to their process's group.

@@ -10,11 +10,11 @@
 #include <stdexcept>
 #include <string_view>
 
+#include "report/html_report_charts.h"
+#include "report/html_report_tables.h"
 #include "text/format.h"
 #include "text/escape.h"
 #include "text/flag_legend.h"
-#include "report/html_report_charts.h"
-#include "report/html_report_tables.h"
 
 namespace gbx::embedded {
 extern const std::string_view report_css;  // report/assets/report.css
@@ -230,6 +230,7 @@ std::string html_report(const ReportModel& model, const HtmlAssets& assets) {
   if (!of_kind(charts, "pareto").empty()) page << "<a href=\"#pareto\">Pareto</a>";
   if (!of_kind(charts, "throughput").empty()) page << "<a href=\"#throughput\">Throughput</a>";
   if (!of_kind(charts, "load").empty()) page << "<a href=\"#load\">Under load</a>";
+  if (!of_kind(charts, "scaling").empty()) page << "<a href=\"#scaling\">Scaling</a>";
   page << "<a href=\"#runs\">Environment and protocol</a></nav>\n";
 
   write_summary(page, model);
@@ -255,6 +256,12 @@ std::string html_report(const ReportModel& model, const HtmlAssets& assets) {
             "rises; the dashed rule is the latency bound. See docs/load.md.</p>\n";
     for (const Chart* chart : load) page << html::chart_container(*chart);
     for (const Chart* chart : of_kind(charts, "load_offered")) page << html::chart_container(*chart);
+    page << "</section>\n";
+  }
+  if (const auto scaling = of_kind(charts, "scaling"); !scaling.empty()) {
+    page << "<section id=\"scaling\">\n<h2>Scaling</h2>\n<p class=\"gbx-note\">Median latency and throughput "
+            "against a numeric parameter axis (gbx.axes), one chart per problem, one line per variant.</p>\n";
+    for (const Chart* chart : scaling) page << html::chart_container(*chart);
     page << "</section>\n";
   }
   page << "<section id=\"runs\">\n<h2>Environment and protocol</h2>\n";

@@ -7,8 +7,8 @@
 #include <map>
 
 #include "record/json_number.h"
-#include "text/format.h"
 #include "report/html_report_charts.h"
+#include "text/format.h"
 
 namespace gbx::tools {
 
@@ -356,6 +356,15 @@ std::vector<Chart> report_charts(const ReportModel& model) {
       charts.push_back(
           Chart{std::string(kind) + "-" + std::to_string(i), kind, {{"data-problem", load.problem}}, *spec});
     }
+  }
+  for (std::size_t i = 0; i < model.scaling.size(); ++i) {
+    const ScalingChart& scaling = model.scaling[i];
+    charts.push_back(Chart{"scaling-" + std::to_string(i),
+                           "scaling",
+                           {{"data-problem", scaling.problem},
+                            {"data-axis", scaling.axis},
+                            {"data-points", std::to_string(scaling.points)}},
+                           scaling.spec});
   }
   return charts;
 }

@@ -5,11 +5,11 @@
 #include <limits>
 #include <map>
 
+#include "report/load_chart.h"
+#include "report/report_model_json.h"
 #include "text/format.h"
 #include "stats/bootstrap.h"
 #include "stats/statistics.h"
-#include "report/load_chart.h"
-#include "report/report_model_json.h"
 
 namespace gbx::tools {
 
@@ -350,6 +350,7 @@ ReportModel build_report_model(const std::vector<std::string>& paths) {
                                         p99_offered_load_chart(record.json, problem)});
       }
       model.load_knees = load_knee_markdown(record.json);
+      model.scaling = scaling_charts(record.json);
     }
     if (paths.size() == 2) {
       drop_sample_arrays(record.json);

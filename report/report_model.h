@@ -8,12 +8,13 @@
 #include <utility>
 #include <vector>
 
-#include "record/record_reader.h"
-#include "text/format.h"
 #include "analysis/pareto.h"
-#include "stats/change_point.h"
 #include "analysis/record_comparison.h"
+#include "record/record_reader.h"
 #include "report/iso8601.h"
+#include "report/scaling_chart.h"
+#include "stats/change_point.h"
+#include "text/format.h"
 
 // What `gbx report` shows, computed once from the records and then written as Markdown or HTML
 // (docs/report.md). Nothing here formats for one output more than for the other.
@@ -161,6 +162,7 @@ struct ReportModel {
   std::vector<ParetoGroup> pareto;       // of pareto_run(), the only run whose fronts are shown
   std::vector<LoadCharts> load;          // of pareto_run(): its problems with a load sweep (docs/load.md)
   std::string load_knees;                // of pareto_run(): the knee of each variant, a Markdown section
+  std::vector<ScalingChart> scaling;     // of pareto_run(): latency and throughput along a numeric axis
 };
 
 // Loads and summarises the records. Throws BadRecord naming the file and the fault.

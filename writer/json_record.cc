@@ -7,6 +7,7 @@
 #include <stdexcept>
 
 #include "record/json_number.h"
+#include "writer/axes_json.h"
 #include "writer/load_json.h"
 #include "writer/observations_json.h"
 
@@ -54,6 +55,8 @@ nlohmann::json memory_json(const MemoryUsage& m) {
 
 nlohmann::json entry_json(const RunRecord& r, bool aggregate, const RunAnalysis* analysis) {
   nlohmann::json g = {{"problem", r.problem}, {"variant", r.variant}, {"region", r.region}};
+  if (!r.axes.empty()) g["axes"] = axes_record_json(r.axes);
+  if (const auto names = variant_axes_json(r.axes); !names.is_null()) g["variant_axes"] = names;
   if (aggregate) return g;
   const Measurement& m = r.measurement;
   g["declared"] = {{"flops_per_run", finite_or_null(r.flops_per_run)},
@@ -78,6 +81,7 @@ nlohmann::json entry_json(const RunRecord& r, bool aggregate, const RunAnalysis*
                       {"time_bound_reached", m.time_bound_reached},
                       {"sample_bound_reached", m.sample_bound_reached},
                       {"below_resolution", m.below_resolution}};
+  if (const auto rotation = rotation_json(m); !rotation.is_null()) g["measurement"]["rotation"] = rotation;
   if (m.warmup.mode == "auto") {
     g["measurement"]["warmup"] = {{"mode", m.warmup.mode},       {"runs", m.warmup.runs},
                                   {"samples", m.warmup.samples}, {"stopped", m.warmup.stopped},

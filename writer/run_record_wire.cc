@@ -7,6 +7,7 @@
 #include <string>
 
 #include "record/json_number.h"
+#include "writer/axes_json.h"
 #include "writer/load_json.h"
 #include "writer/observations_json.h"
 
@@ -87,6 +88,8 @@ Json run_record_json(const RunRecord& r) {
   j["energy"] = energy_json(r.observed);
   j["clocks"] = clocks_json(r.observed);
   if (r.load) j["load"] = load_json(*r.load);
+  if (!r.axes.empty()) j["axes"] = axes_wire_json(r.axes);
+  if (const auto rotation = rotation_json(m); !rotation.is_null()) j["measurement"]["rotation"] = rotation;
   return j;
 }
 
@@ -131,7 +134,9 @@ RunRecord run_record_from_json(const Json& j) {
   out.flushes = m.at("flushes").get<std::int64_t>();
   out.timer_resolution_seconds = number_or(m, "timer_resolution_seconds", std::nan(""));
   out.timer = timer_from(m.at("timer").get<std::string>());
-  out.cache = m.at("cache").get<std::string>() == "cold" ? CacheMode::cold : CacheMode::hot;
+  const std::string cache = m.at("cache").get<std::string>();
+  out.cache = cache == "cold" ? CacheMode::cold : (cache == "rotate" ? CacheMode::rotate : CacheMode::hot);
+  if (const auto rotation = m.find("rotation"); rotation != m.end()) rotation_from_json(*rotation, out);
   out.wall_seconds = number_or(m, "wall_seconds", std::nan(""));
   out.cpu_seconds_per_run = number_or(m, "cpu_seconds_per_run", std::nan(""));
   out.time_bound_reached = m.at("time_bound_reached").get<bool>();
@@ -154,6 +159,7 @@ RunRecord run_record_from_json(const Json& j) {
   r.stopping.achieved_rel_ci = optional_from<double>(stop, "achieved_rel_ci");
   // The load sweep of each process; the merge keeps the first process's (docs/load.md).
   if (const auto load = j.find("load"); load != j.end() && load->is_object()) r.load = load_from_json(*load);
+  if (const auto axes = j.find("axes"); axes != j.end()) r.axes = axes_from_wire(*axes);
   return r;
 }
 

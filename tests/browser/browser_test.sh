@@ -41,7 +41,14 @@ report() {
   echo "screenshot: $screenshot"
 }
 
+# A sweep along an axis set on the command line (the short form's --gbx_axis): its scaling chart.
+"$bench" --benchmark_filter='bandwidth/memcpy/' --gbx_axis=n=2^10:2^16:2 --gbx_min_samples=10 --gbx_max_samples=30 \
+  --gbx_max_time=0.5 --gbx_out_dir="$dir/sweep" >"$dir/out" 2>"$dir/err" || fail "the sweep exited $?: $(cat "$dir/err")"
+sweep=$(sed -n 's/^gbx: record written to //p' "$dir/err")
+[[ -f $sweep ]] || fail "the sweep wrote no record: $(cat "$dir/err")"
+
 report report-1run ecdf,pareto,throughput "${records[0]}"
+report report-sweep ecdf,scaling "$sweep"
 report report-2runs ecdf,pareto,throughput,compare "${records[0]}" "${records[1]}"
 report report-3runs ecdf,pareto,throughput,trend "${records[@]}"
 echo "the reports over one, two and three real runs render in Chromium"

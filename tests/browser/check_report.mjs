@@ -104,6 +104,7 @@ function inspectPage() {
     name: chart.dataset.name ?? null,
     hasSvg: chart.querySelector('svg') !== null,
     marks: marksOf(chart),
+    points: Number(chart.dataset.points ?? 0),
   }));
   // Labels that can be read: shown, not transparent, not empty; their boxes in page pixels.
   const shown = (element, chart) => {
@@ -269,6 +270,10 @@ function judge(seen, options, failures) {
     const label = `chart ${chart.id} (${chart.kind}${chart.name ? ` ${chart.name}` : ''})`;
     if (!chart.hasSvg) failures.push(`${label}: no svg was rendered`);
     else if (chart.marks === 0) failures.push(`${label}: rendered empty, no data mark`);
+    // A scaling chart draws each point twice (latency, throughput) or at least once, with its lines.
+    if (chart.kind === 'scaling' && chart.marks < chart.points) {
+      failures.push(`${label}: ${chart.marks} marks drawn for ${chart.points} points along its axis`);
+    }
   }
   for (const kind of options.kinds) {
     if (!kindCounts[kind]) failures.push(`no chart of the expected kind "${kind}"`);

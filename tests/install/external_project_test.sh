@@ -47,12 +47,16 @@ grep -E -- '^-- gbx ' "$dir/out"
 # The build's own log: its error is at the end, past what a mismatch shows.
 "$cmake" --build "$work/build" >"$work/build.log" 2>&1 || { cat "$work/build.log"; fail "building the external project"; }
 
-# Only the public headers are installed: the umbrella and what it includes.
-for private in record environment kernels reporters tools; do
-  [[ ! -e $prefix/include/gbx/$private ]] || fail "a private folder was installed: include/gbx/$private"
+# Only the public headers are installed: the umbrella, the one a consumer names, and under gbx/detail
+# what it includes.
+[[ $(ls "$prefix/include") == gbx ]] || fail "include/ holds more than gbx/: $(ls "$prefix/include")"
+[[ $(ls "$prefix/include/gbx" | tr '\n' ' ') == "detail gbx.h " ]] ||
+  fail "include/gbx holds more than gbx.h and detail/: $(ls "$prefix/include/gbx")"
+for private in record environment kernels reporters tools writer analysis report cli; do
+  [[ ! -e $prefix/include/gbx/detail/$private ]] || fail "a private folder was installed: include/gbx/detail/$private"
 done
 # Of the statistics, only the value types a record holds (stats/estimates.h); the algorithms stay private.
-for installed in "$prefix"/include/gbx/stats/*; do
+for installed in "$prefix"/include/gbx/detail/stats/*; do
   [[ ! -e $installed || $(basename "$installed") == estimates.h ]] ||
     fail "a private statistics header was installed: $installed"
 done
@@ -70,7 +74,10 @@ if not ours:
     sys.exit(f"no consumer_sum/pairwise benchmark in the record; names: {names}")
 if any(b.get("error_occurred") for b in ours) or "gbx" not in ours[0]:
     sys.exit(f"consumer_sum/pairwise did not run cleanly: {ours[0]}")
-print(f"ok: {ours[0]['name']} in {sys.argv[1]}")
+short = [b for b in record["benchmarks"] if b["name"].startswith("consumer_scale/loop/n:256")]
+if not short or short[0].get("error_occurred") or short[0]["gbx"].get("axes") != {"n": 256}:
+    sys.exit(f"the short-form benchmark did not run with its axes: {short or names}")
+print(f"ok: {ours[0]['name']} and {short[0]['name']} in {sys.argv[1]}")
 PY
 
 # The installed gbx tool verifies the record and, with the charting libraries installed beside it

@@ -333,5 +333,27 @@ TEST(Pareto, TheResultDependsOnTheDataAndSeedOnly) {
   EXPECT_EQ(first, again);
 }
 
+
+// A swept benchmark (the short form): the problem is the tuple of the axes that are not the variant's,
+// so two tile sizes are two variants of one problem, and the group says which axes named it.
+TEST(ParetoFromRecord, SweptProblemIsTheTupleOfNonVariantAxes) {
+  nlohmann::json record = {
+      {"context", nlohmann::json::object()}, {"benchmarks", nlohmann::json::array()}, {"gbx", {{"schema_version", 1}}}};
+  auto& rows = record["benchmarks"];
+  for (const int tile : {16, 32}) {
+    auto r = row("sweep/loop/n:8/tile:" + std::to_string(tile), "sweep/n=8", "loop/tile=" + std::to_string(tile),
+                 cluster(tile * 1e-4, 0.01, 11), 1e-7, true);
+    r["gbx"]["axes"] = {{"n", 8}, {"tile", tile}};
+    r["gbx"]["variant_axes"] = {"tile"};
+    rows.push_back(r);
+  }
+  const auto groups =
+      pareto_from_record(read_record(gbx_test::complete_record(record), "hand-built", SealRequirement::not_yet_sealed));
+  ASSERT_EQ(groups.size(), 1u);
+  EXPECT_EQ(groups[0].variants.size(), 2u);
+  EXPECT_EQ(groups[0].axes, (nlohmann::json{{"n", 8}}));
+  EXPECT_EQ(pareto_json(groups)[0]["axes"], (nlohmann::json{{"n", 8}}));
+}
+
 }  // namespace
 }  // namespace gbx

@@ -1,6 +1,7 @@
 // One CPU fixture, registered the way gbx's own families are: proves that the umbrella header,
 // the installed libraries and main() are enough for a bench binary.
 #include <cstddef>
+#include <cstdint>
 #include <string>
 
 #include <gbx/gbx.h>
@@ -30,3 +31,14 @@ class SumFixture : public gbx::CpuFixture {
 }  // namespace
 
 GBX_BENCHMARK(SumFixture, "consumer_sum", "pairwise")->Arg(1 << 10);
+
+// The short form through the same installed header: a function, its axis, state.exec().
+static void consumer_scale(gbx::State& state) {
+  const auto n = state.get_int("n");
+  auto &x = state.fill_random(state.host_array<float>(n)), &y = state.host_array<float>(n);
+  state.declare_bytes_per_run(8.0 * static_cast<double>(n));
+  state.exec([&] {
+    for (std::int64_t i = 0; i < n; ++i) y[i] = 2.0f * x[i];
+  });
+}
+GBX_BENCH(consumer_scale, "consumer_scale/loop")->int_axis("n", {256});

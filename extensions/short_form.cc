@@ -1,0 +1,169 @@
+#include "extensions/short_form.h"
+
+#include <algorithm>
+
+#include "extensions/reference_cache.h"
+
+namespace gbx {
+
+void State::declare_check(std::function<void()> poison, std::function<Accuracy()> compare, double tolerance,
+                          std::size_t accumulated_terms) {
+  if (executed_) throw std::logic_error("state.check() must come before state.exec()");
+  fixture_.poison_hook_ = std::move(poison);
+  fixture_.check_hook_ = std::move(compare);
+  const double chosen = tolerance >= 0.0 ? tolerance : tolerance_for(fixture_.record_.precision, accumulated_terms);
+  fixture_.declare_accuracy("float64 reference", chosen);
+}
+
+const std::vector<double>& State::reference(const std::function<std::vector<double>()>& compute) const {
+  return cached_reference(problem() + "/seed=" + std::to_string(seed()), compute);
+}
+
+void State::check(Span<float> output, std::function<std::vector<double>()> compute, double tolerance,
+                  std::size_t accumulated_terms) {
+  // The output as the arrays hold it when the check runs: copy 0, rotation over.
+  declare_check([output] { poison(output); },
+                [this, output, compute = std::move(compute)] {
+                  return compare_to_reference(output.data, reference(compute).data(), output.size);
+                },
+                tolerance, accumulated_terms);
+}
+
+void State::check(Span<double> output, std::function<std::vector<double>()> compute, double tolerance,
+                  std::size_t accumulated_terms) {
+  declare_check([output] { poison(output); },
+                [this, output, compute = std::move(compute)] {
+                  return compare_to_reference(output.data, reference(compute).data(), output.size);
+                },
+                tolerance, accumulated_terms);
+}
+
+void State::exec(std::function<void()> run) {
+  if (executed_) throw std::logic_error("state.exec() is called once per benchmark");
+  if (!run) throw std::invalid_argument("state.exec() needs a run");
+  executed_ = true;
+  fixture_.measure_after_setup(google_benchmark_, std::move(run));
+}
+
+namespace {
+
+std::vector<std::unique_ptr<ShortBenchmark>>& registry() {
+  static std::vector<std::unique_ptr<ShortBenchmark>> benchmarks;
+  return benchmarks;
+}
+
+}  // namespace
+
+ShortBenchmark::ShortBenchmark(std::string name, std::string type_axis_name,
+                               std::vector<std::pair<std::string, detail::MakeFixture>> makers)
+    : name_(std::move(name)), makers_(std::move(makers)) {
+  if (!type_axis_name.empty()) {
+    std::vector<std::string> types;
+    for (const auto& [type, make] : makers_) types.push_back(type);
+    axes_.push_back(type_axis(type_axis_name, types));
+  }
+}
+
+ShortBenchmark* ShortBenchmark::axis(Axis axis) {
+  const bool taken = std::any_of(axes_.begin(), axes_.end(), [&](const Axis& a) { return a.name == axis.name; });
+  if (taken || axis.name.empty() || axis.name.find_first_of("/:= ,") != std::string::npos) {
+    throw std::invalid_argument(name_ + ": axis name '" + axis.name + "' is empty, taken, or holds / : = , or space");
+  }
+  axes_.push_back(std::move(axis));
+  return this;
+}
+
+ShortBenchmark* ShortBenchmark::int_axis(const std::string& name, const std::vector<std::int64_t>& values) {
+  return axis(gbx::int_axis(name, values));
+}
+
+ShortBenchmark* ShortBenchmark::pow2_axis(const std::string& name, int low_exponent, int high_exponent, int step) {
+  return axis(gbx::pow2_axis(name, low_exponent, high_exponent, step));
+}
+
+ShortBenchmark* ShortBenchmark::float_axis(const std::string& name, const std::vector<double>& values) {
+  return axis(gbx::float_axis(name, values));
+}
+
+ShortBenchmark* ShortBenchmark::string_axis(const std::string& name, const std::vector<std::string>& values) {
+  return axis(gbx::string_axis(name, values));
+}
+
+ShortBenchmark* ShortBenchmark::variant_axes(const std::vector<std::string>& names) {
+  for (const std::string& name : names) {
+    const auto found = std::find_if(axes_.begin(), axes_.end(), [&](const Axis& a) { return a.name == name; });
+    if (found == axes_.end()) throw std::invalid_argument(name_ + ": variant_axes names no axis '" + name + "'");
+    found->variant = true;
+  }
+  return this;
+}
+
+ShortBenchmark* ShortBenchmark::exclude(std::function<bool(const AxisValues&)> rejected) {
+  excluded_.push_back(std::move(rejected));
+  return this;
+}
+
+ShortBenchmark* ShortBenchmark::unit(benchmark::TimeUnit unit) {
+  unit_ = unit;
+  return this;
+}
+
+void ShortBenchmark::register_all(const std::vector<std::pair<std::string, std::string>>& overrides) const {
+  std::vector<Axis> axes = axes_;
+  for (const auto& [name, values] : overrides) {
+    for (Axis& a : axes) {
+      if (a.name == name) override_axis(a, values);
+    }
+  }
+  const auto slash = name_.rfind('/');
+  const std::string family = slash == std::string::npos ? name_ : name_.substr(0, slash);
+  const std::string variant = slash == std::string::npos ? "main" : name_.substr(slash + 1);
+  for (const AxisValues& point : axis_product(axes, excluded_)) {
+    const detail::MakeFixture* make = &makers_.front().second;
+    for (const auto& [type, maker] : makers_) {
+      for (const AxisValue& v : point.all()) {
+        if (v.text == type && !type.empty()) make = &maker;
+      }
+    }
+    std::unique_ptr<FixtureBase> fixture = (*make)(point);
+    fixture->identify(family, variant);
+    fixture->set_axes(point.all());
+    RegisteredBenchmark* registered = register_fixture(std::move(fixture));
+    if (unit_) registered->Unit(*unit_);
+  }
+}
+
+ShortBenchmark* add_short_benchmark(std::unique_ptr<ShortBenchmark> benchmark) {
+  registry().push_back(std::move(benchmark));
+  return registry().back().get();
+}
+
+void register_short_benchmarks(const std::vector<std::string>& axis_flags) {
+  static bool registered = false;
+  if (registered) return;
+  registered = true;
+  std::vector<std::pair<std::string, std::string>> overrides;
+  for (const std::string& flag : axis_flags) {
+    auto parsed = split_axis_flag(flag);
+    const bool declared = std::any_of(registry().begin(), registry().end(), [&](const auto& b) {
+      return std::any_of(b->axes().begin(), b->axes().end(), [&](const Axis& a) { return a.name == parsed.first; });
+    });
+    if (!declared) throw AxisError("--gbx_axis=" + flag + ": no benchmark has an axis named '" + parsed.first + "'");
+    const bool repeated =
+        std::any_of(overrides.begin(), overrides.end(), [&](const auto& o) { return o.first == parsed.first; });
+    if (repeated) throw AxisError("--gbx_axis: axis '" + parsed.first + "' is given more than once");
+    overrides.push_back(std::move(parsed));
+  }
+  // Every value is checked before anything registers, so that a bad one leaves no half-made selection.
+  for (const auto& b : registry()) {
+    std::vector<Axis> axes = b->axes();
+    for (const auto& [name, values] : overrides) {
+      for (Axis& a : axes) {
+        if (a.name == name) override_axis(a, values);
+      }
+    }
+  }
+  for (const auto& b : registry()) b->register_all(overrides);
+}
+
+}  // namespace gbx
