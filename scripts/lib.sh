@@ -11,7 +11,7 @@ GBX_DEBIAN_PACKAGES=(
   libbenchmark-dev libgtest-dev libgmock-dev
   libboost-dev nlohmann-json3-dev libcli11-dev
   libssl-dev libopenblas-dev
-  python3 python3-jsonschema clang-format-14
+  python3 python3-jsonschema clang-format-14 clang-tidy-14
 )
 
 # A single-node Slurm cluster for tests/scale_out/slurm_test.sh (docs/scale-out.md); only the tests need it.
