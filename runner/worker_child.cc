@@ -16,6 +16,7 @@
 #include "writer/json_record.h"
 #include "writer/run_record_wire.h"
 #include "reporters/gbx_reporter.h"
+#include "processes/shard.h"
 #include "runner/process_child.h"
 
 namespace gbx {
