@@ -5,8 +5,8 @@
 #include <cstdio>
 
 #include "record/json_number.h"
-#include "text/format.h"
 #include "stats/hierarchical.h"
+#include "text/format.h"
 
 namespace gbx {
 

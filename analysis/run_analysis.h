@@ -6,8 +6,8 @@
 #include <string>
 #include <vector>
 
-#include "model/run_record.h"
 #include "analysis/throughput.h"
+#include "model/run_record.h"
 #include "stats/bootstrap.h"
 #include "stats/hierarchical.h"
 #include "stats/outliers.h"

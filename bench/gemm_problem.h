@@ -7,11 +7,11 @@
 #include <string>
 #include <vector>
 
-#include "model/accuracy.h"
 #include "extensions/fixture.h"
 #include "extensions/reference_cache.h"
-#include "model/span.h"
 #include "kernels/gemm.h"
+#include "model/accuracy.h"
+#include "model/span.h"
 
 namespace gbx::bench {
 

@@ -6,17 +6,17 @@
 #include <iostream>
 #include <random>
 
+#include "analysis/pareto.h"
+#include "cli/ab_interleaved.h"
+#include "cli/compare_command.h"
 #include "model/interrupt.h"
 #include "model/protocol.h"
+#include "processes/process_runner.h"
 #include "record/atomic_file.h"
 #include "record/checksum.h"
+#include "record/record_reader.h"
 #include "writer/process_merge.h"
 #include "writer/record_finisher.h"
-#include "record/record_reader.h"
-#include "analysis/pareto.h"
-#include "processes/process_runner.h"
-#include "cli/compare_command.h"
-#include "cli/ab_interleaved.h"
 
 namespace gbx::tools {
 

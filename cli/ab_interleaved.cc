@@ -10,18 +10,18 @@
 #include <memory>
 #include <random>
 
+#include "analysis/pareto.h"
+#include "analysis/record_comparison.h"
+#include "cli/ab_output.h"
 #include "model/interrupt.h"
 #include "model/protocol.h"
-#include "record/atomic_file.h"
-#include "record/checksum.h"
-#include "writer/process_merge.h"
-#include "text/format.h"
-#include "analysis/pareto.h"
 #include "processes/process_runner.h"
 #include "processes/worker_client.h"
+#include "record/atomic_file.h"
+#include "record/checksum.h"
 #include "stats/statistics.h"
-#include "cli/ab_output.h"
-#include "analysis/record_comparison.h"
+#include "text/format.h"
+#include "writer/process_merge.h"
 
 namespace gbx::tools {
 

@@ -7,9 +7,9 @@
 #include <string>
 #include <vector>
 
-#include "record/record_reader.h"
 #include "cli/ab_paired.h"
 #include "cli/compare_command.h"
+#include "record/record_reader.h"
 
 // What `gbx ab`'s interleaved design prints, and `gbx compare` over two of its records.
 namespace gbx::tools {

@@ -8,8 +8,8 @@
 #include <map>
 #include <utility>
 
-#include "text/format.h"
 #include "stats/statistics.h"
+#include "text/format.h"
 
 namespace gbx::tools {
 

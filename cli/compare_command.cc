@@ -9,19 +9,18 @@
 #include <ostream>
 #include <sstream>
 
-#include "record/record_reader.h"
-#include "text/escape.h"
-#include "text/format.h"
 #include "analysis/run_analysis.h"
-#include "stats/bootstrap.h"
-#include "stats/comparison.h"
 #include "cli/ab_output.h"
 #include "cli/terminal_colour.h"
+#include "record/record_reader.h"
+#include "stats/bootstrap.h"
+#include "stats/comparison.h"
+#include "text/escape.h"
+#include "text/format.h"
 
 namespace gbx::tools {
 
 namespace {
-
 
 nlohmann::json interval_json(const BootstrapResult& b) {
   if (!b.interval) return nullptr;
@@ -63,13 +62,12 @@ void print_console(std::ostream& out, const std::vector<ComparisonRow>& rows, bo
   for (const auto& row : rows) out << terminal_text(row.sentence) << "\n";
 }
 
-
 }  // namespace
-
 
 int compare_records(const CompareOptions& options, std::ostream& out, std::ostream& err) {
   if (options.format != "console" && options.format != "markdown" && options.format != "json") {
-    err << options.tool << ": invalid value '" << options.format << "' for --format: expected console, markdown or json\n";
+    err << options.tool << ": invalid value '" << options.format
+        << "' for --format: expected console, markdown or json\n";
     return 2;
   }
   LoadedRecord base;
@@ -105,7 +103,8 @@ int report_comparison(const CompareOptions& options, const LoadedRecord& base, c
   const auto& rows = comparison.rows;
   const auto& differences = comparison.differences;
   if (rows.empty()) {
-    err << options.tool << ": " << options.base << " and " << options.candidate << " have no benchmark name in common\n";
+    err << options.tool << ": " << options.base << " and " << options.candidate
+        << " have no benchmark name in common\n";
     return 2;
   }
   const bool compatible = comparison.compatible();

@@ -14,9 +14,9 @@ struct CompareOptions {
   std::string candidate;
   std::string format = "console";  // console, markdown or json
   bool allow_incompatible = false;
-  double noise_band = 0.02;  // ratios within 1 +/- band are "the same"
-  double fdr = 0.05;         // Benjamini-Hochberg q
-  bool colour = false;       // console verdicts in colour (the gbx tool: on a terminal, without NO_COLOR)
+  double noise_band = 0.02;          // ratios within 1 +/- band are "the same"
+  double fdr = 0.05;                 // Benjamini-Hochberg q
+  bool colour = false;               // console verdicts in colour (the gbx tool: on a terminal, without NO_COLOR)
   std::string tool = "gbx compare";  // the prefix of messages: gbx ab compares through here too
 };
 

@@ -7,13 +7,13 @@
 
 #include <nlohmann/json.hpp>
 
-#include "record/atomic_file.h"
-#include "record/checksum.h"
-#include "writer/json_record.h"
-#include "writer/record_finisher.h"
-#include "record/record_reader.h"
 #include "analysis/pareto.h"
 #include "processes/shard.h"
+#include "record/atomic_file.h"
+#include "record/checksum.h"
+#include "record/record_reader.h"
+#include "writer/json_record.h"
+#include "writer/record_finisher.h"
 
 namespace gbx::tools {
 

@@ -3,8 +3,8 @@
 #include <ostream>
 #include <vector>
 
-#include "record/record_reader.h"
 #include "analysis/pareto.h"
+#include "record/record_reader.h"
 
 namespace gbx::tools {
 

@@ -13,8 +13,8 @@
 #include <sstream>
 #include <stdexcept>
 
-#include "record/atomic_file.h"
 #include "cli/merge_command.h"
+#include "record/atomic_file.h"
 
 namespace gbx::tools {
 

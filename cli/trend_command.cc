@@ -5,10 +5,10 @@
 #include <sstream>
 
 #include "record/record_reader.h"
+#include "report/report_model.h"
+#include "stats/change_point.h"
 #include "text/escape.h"
 #include "text/format.h"
-#include "stats/change_point.h"
-#include "report/report_model.h"
 
 namespace gbx::tools {
 

@@ -19,7 +19,6 @@ std::string level_name(int level) { return "L" + std::to_string(level); }
 
 }  // namespace
 
-
 bool cache_roofs_from_facts(const CpuFacts& facts) {
   const int cores = facts.physical_cores_allowed.value_or(facts.logical_cpus_allowed);
   return (facts.isa == "avx512" || facts.isa == "avx2") && facts.max_hz && cores > 0;

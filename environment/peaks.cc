@@ -349,5 +349,4 @@ Peak gpu_peak() {
   return peak;
 }
 
-
 }  // namespace gbx

@@ -64,5 +64,4 @@ std::optional<double> flops_per_sm_per_clock(int major, int minor, const std::st
 // 1.83 GHz), with a description of that figure; absent for GPUs whose datasheet uses the highest clock.
 std::optional<PeakClock> sustained_tensor_clock(const std::string& name, int major, int minor);
 
-
 }  // namespace gbx

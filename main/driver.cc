@@ -12,28 +12,28 @@
 #include <string>
 #include <vector>
 
+#include "analysis/pareto.h"
+#include "analysis/run_analysis.h"
 #include "environment/benchmark_observer.h"
 #include "environment/environment.h"
 #include "environment/peaks.h"
 #include "extensions/short_form.h"
+#include "main/process_driver.h"
 #include "model/interrupt.h"
 #include "model/protocol.h"
+#include "processes/process_runner.h"
+#include "processes/shard.h"
 #include "record/atomic_file.h"
 #include "record/checksum.h"
-#include "writer/json_record.h"
-#include "writer/record_finisher.h"
 #include "record/utf8.h"
 #include "reporters/console_table.h"
 #include "reporters/gbx_reporter.h"
 #include "reporters/google_benchmark_flags.h"
-#include "analysis/pareto.h"
-#include "runner/process_child.h"
-#include "main/process_driver.h"
-#include "processes/process_runner.h"
-#include "analysis/run_analysis.h"
 #include "reporters/run_patching.h"
-#include "processes/shard.h"
+#include "runner/process_child.h"
 #include "runner/worker_child.h"
+#include "writer/json_record.h"
+#include "writer/record_finisher.h"
 
 namespace gbx {
 

@@ -8,19 +8,19 @@
 #include <random>
 #include <sstream>
 
+#include "analysis/pareto.h"
 #include "environment/environment.h"
 #include "environment/peaks.h"
 #include "model/interrupt.h"
+#include "processes/process_runner.h"
 #include "record/atomic_file.h"
 #include "record/checksum.h"
-#include "writer/process_merge.h"
-#include "writer/record_finisher.h"
 #include "reporters/console_table.h"
 #include "reporters/google_benchmark_flags.h"
-#include "analysis/pareto.h"
-#include "runner/process_child.h"
-#include "processes/process_runner.h"
 #include "reporters/run_error.h"
+#include "runner/process_child.h"
+#include "writer/process_merge.h"
+#include "writer/record_finisher.h"
 
 namespace gbx {
 

@@ -21,7 +21,7 @@ struct RunOutputs {
   bool report_aggregates_only = false;   // --benchmark_report_aggregates_only
   bool help = false;
   std::vector<std::string> for_google_benchmark;  // every flag that Google Benchmark is given
-  std::string record_path;                         // from --gbx_out_dir, empty for none
+  std::string record_path;                        // from --gbx_out_dir, empty for none
 };
 
 // The parent of a --gbx_processes run (after benchmark::Initialize): lists the selection, runs it in

@@ -45,7 +45,6 @@ struct Peak {
   nlohmann::json facts;  // what the figures were computed from, unknowns named; null when none
 };
 
-
 // The roof a benchmark's working set runs under: the smallest level it fits in, DRAM otherwise or
 // when the working set is unknown; null when the peak has no roofs.
 const BandwidthRoof* roof_for(const Peak& peak, std::optional<double> working_set_bytes);

@@ -6,8 +6,8 @@
 #include <string>
 #include <vector>
 
-#include "writer/process_merge.h"
 #include "processes/process_progress.h"
+#include "writer/process_merge.h"
 
 namespace gbx {
 

@@ -5,9 +5,9 @@
 #include <numeric>
 
 #include "model/protocol.h"
+#include "processes/process_runner.h"
 #include "record/checksum.h"
 #include "record/json_parse.h"
-#include "processes/process_runner.h"
 
 namespace gbx {
 

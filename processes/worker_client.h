@@ -4,8 +4,8 @@
 #include <string>
 #include <vector>
 
-#include "writer/process_merge.h"
 #include "processes/process_runner.h"
+#include "writer/process_merge.h"
 
 namespace gbx {
 

@@ -12,9 +12,9 @@
 
 #include "report/html_report_charts.h"
 #include "report/html_report_tables.h"
-#include "text/format.h"
 #include "text/escape.h"
 #include "text/flag_legend.h"
+#include "text/format.h"
 
 namespace gbx::embedded {
 extern const std::string_view report_css;  // report/assets/report.css

@@ -6,9 +6,9 @@
 #include <set>
 
 #include "record/json_number.h"
-#include "text/format.h"
-#include "stats/statistics.h"
 #include "report/html_report_charts.h"
+#include "stats/statistics.h"
+#include "text/format.h"
 
 namespace gbx::tools::html {
 

@@ -3,10 +3,10 @@
 #include <cmath>
 #include <cstdio>
 
-#include "text/format.h"
+#include "stats/statistics.h"
 #include "text/escape.h"
 #include "text/flag_legend.h"
-#include "stats/statistics.h"
+#include "text/format.h"
 
 namespace gbx::tools::html {
 

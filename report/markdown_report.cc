@@ -10,10 +10,10 @@
 #include <string>
 #include <vector>
 
-#include "text/format.h"
+#include "stats/statistics.h"
 #include "text/escape.h"
 #include "text/flag_legend.h"
-#include "stats/statistics.h"
+#include "text/format.h"
 
 namespace gbx::tools {
 

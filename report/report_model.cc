@@ -7,9 +7,9 @@
 
 #include "report/load_chart.h"
 #include "report/report_model_json.h"
-#include "text/format.h"
 #include "stats/bootstrap.h"
 #include "stats/statistics.h"
+#include "text/format.h"
 
 namespace gbx::tools {
 

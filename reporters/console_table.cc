@@ -1,7 +1,7 @@
 #include "reporters/console_table.h"
+#include "reporters/run_error.h"
 #include "text/escape.h"
 #include "text/flag_legend.h"
-#include "reporters/run_error.h"
 
 #include <algorithm>
 #include <cmath>

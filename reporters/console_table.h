@@ -8,10 +8,10 @@
 #include <string>
 #include <vector>
 
+#include "analysis/run_analysis.h"
 #include "model/protocol.h"
 #include "model/run_record.h"
 #include "text/format.h"
-#include "analysis/run_analysis.h"
 
 namespace gbx {
 

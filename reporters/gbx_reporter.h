@@ -12,9 +12,9 @@
 #include <string>
 #include <vector>
 
+#include "analysis/run_analysis.h"
 #include "model/sample_channel.h"
 #include "reporters/console_table.h"
-#include "analysis/run_analysis.h"
 
 namespace gbx {
 

@@ -15,10 +15,10 @@
 #include "environment/peaks.h"
 #include "model/interrupt.h"
 #include "processes/shard.h"
+#include "reporters/gbx_reporter.h"
 #include "writer/json_record.h"
 #include "writer/process_merge.h"
 #include "writer/run_record_wire.h"
-#include "reporters/gbx_reporter.h"
 
 namespace gbx {
 

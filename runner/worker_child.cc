@@ -13,11 +13,11 @@
 
 #include "model/interrupt.h"
 #include "model/protocol.h"
+#include "processes/shard.h"
+#include "reporters/gbx_reporter.h"
+#include "runner/process_child.h"
 #include "writer/json_record.h"
 #include "writer/run_record_wire.h"
-#include "reporters/gbx_reporter.h"
-#include "processes/shard.h"
-#include "runner/process_child.h"
 
 namespace gbx {
 

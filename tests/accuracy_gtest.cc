@@ -6,8 +6,8 @@
 #include <limits>
 #include <string>
 
-#include "model/accuracy.h"
 #include "extensions/fixture.h"
+#include "model/accuracy.h"
 #include "model/protocol.h"
 #include "tests/support/benchmark_run.h"
 

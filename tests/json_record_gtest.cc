@@ -19,8 +19,8 @@
 #include <nlohmann/json.hpp>
 
 #include "record/atomic_file.h"
-#include "writer/json_record.h"
 #include "tests/support/regex.h"
+#include "writer/json_record.h"
 
 namespace {
 

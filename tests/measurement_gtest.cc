@@ -10,8 +10,8 @@
 #include <string>
 #include <vector>
 
-#include "model/interrupt.h"
 #include "extensions/measurement.h"
+#include "model/interrupt.h"
 #include "tests/support/forwarding_timer.h"
 #include "tests/support/simulated_timer.h"
 

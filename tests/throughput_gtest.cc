@@ -1,8 +1,8 @@
 // Throughput and the fraction of peak, from given peaks.
 #include <gtest/gtest.h>
 
-#include "environment/peaks.h"
 #include "analysis/throughput.h"
+#include "environment/peaks.h"
 
 namespace {
 

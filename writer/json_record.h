@@ -6,9 +6,9 @@
 #include <string>
 #include <vector>
 
+#include "analysis/run_analysis.h"
 #include "model/protocol.h"
 #include "model/run_record.h"
-#include "analysis/run_analysis.h"
 
 namespace gbx {
 

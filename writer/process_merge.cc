@@ -291,7 +291,6 @@ Json build_process_record(const ProcessRunResults& results, const std::vector<Me
   return record;
 }
 
-
 bool any_failed(const std::vector<MergedRow>& rows) {
   for (const auto& row : rows) {
     if (row.benchmark.value("run_type", std::string()) != "iteration") continue;

@@ -7,9 +7,9 @@
 #include <string>
 #include <vector>
 
+#include "analysis/run_analysis.h"
 #include "model/sample_channel.h"
 #include "writer/json_record.h"
-#include "analysis/run_analysis.h"
 
 namespace gbx {
 
@@ -70,7 +70,6 @@ nlohmann::json build_process_record(const ProcessRunResults& results, const std:
 
 // The `gbx.processes` object.
 nlohmann::json processes_json(const ProcessRunResults& results);
-
 
 // Whether any merged benchmark failed (a fault, an error, or an accuracy check).
 bool any_failed(const std::vector<MergedRow>& rows);

@@ -8,8 +8,8 @@
 #include <thread>
 
 #include "extensions/fixture.h"
-#include "model/interrupt.h"
 #include "extensions/load/thread_pool.h"
+#include "model/interrupt.h"
 #include "stats/statistics.h"
 
 namespace gbx {

@@ -8,9 +8,9 @@
 #include <sstream>
 #include <string>
 
+#include "cli/compare_command.h"
 #include "record/record_reader.h"
 #include "tests/support/sealed_record_file.h"
-#include "cli/compare_command.h"
 
 namespace {
 

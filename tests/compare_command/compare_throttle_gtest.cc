@@ -4,8 +4,8 @@
 #include <sstream>
 #include <string>
 
-#include "tests/support/sealed_record_file.h"
 #include "cli/compare_command.h"
+#include "tests/support/sealed_record_file.h"
 
 namespace {
 

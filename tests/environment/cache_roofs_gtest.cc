@@ -6,9 +6,9 @@
 #include <string>
 #include <vector>
 
+#include "analysis/throughput.h"
 #include "environment/cpu_facts.h"
 #include "environment/peaks.h"
-#include "analysis/throughput.h"
 
 namespace gbx {
 namespace {

@@ -5,9 +5,9 @@
 
 #include <string>
 
+#include "analysis/throughput.h"
 #include "environment/cpu_facts.h"
 #include "environment/peaks.h"
-#include "analysis/throughput.h"
 #include "tests/support/fake_tree.h"
 
 namespace gbx {

@@ -15,12 +15,12 @@
 #include <string>
 #include <vector>
 
+#include "analysis/pareto.h"
+#include "cli/compare_command.h"
 #include "record/checksum.h"
 #include "record/json_parse.h"
 #include "record/record_reader.h"
 #include "record/record_schema.h"
-#include "analysis/pareto.h"
-#include "cli/compare_command.h"
 #include "report/html_report.h"
 #include "report/markdown_report.h"
 #include "report/report_model.h"

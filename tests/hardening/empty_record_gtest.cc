@@ -7,12 +7,12 @@
 #include <sstream>
 #include <string>
 
-#include "tests/support/complete_record.h"
-#include "tests/support/sealed_record_file.h"
 #include "cli/compare_command.h"
 #include "cli/pareto_command.h"
 #include "cli/report_command.h"
 #include "cli/verify_command.h"
+#include "tests/support/complete_record.h"
+#include "tests/support/sealed_record_file.h"
 
 namespace {
 

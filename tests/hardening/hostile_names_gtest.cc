@@ -9,13 +9,13 @@
 #include <string>
 #include <vector>
 
-#include "record/checksum.h"
-#include "record/json_parse.h"
 #include "cli/compare_command.h"
-#include "report/html_report.h"
-#include "report/markdown_report.h"
 #include "cli/pareto_command.h"
 #include "cli/report_command.h"
+#include "record/checksum.h"
+#include "record/json_parse.h"
+#include "report/html_report.h"
+#include "report/markdown_report.h"
 #include "report/report_model.h"
 
 namespace {

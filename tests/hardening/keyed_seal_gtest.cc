@@ -8,10 +8,10 @@
 #include <sstream>
 #include <string>
 
+#include "cli/verify_command.h"
 #include "record/checksum.h"
 #include "record/record_schema.h"
 #include "tests/support/complete_record.h"
-#include "cli/verify_command.h"
 
 namespace {
 

@@ -5,9 +5,9 @@
 #include <gtest/gtest.h>
 
 #include "extensions/load/load_engine.h"
-#include "writer/load_json.h"
-#include "tests/load/simulated_pool.h"
 #include "report/load_chart.h"
+#include "tests/load/simulated_pool.h"
+#include "writer/load_json.h"
 
 namespace gbx {
 namespace {

@@ -4,13 +4,13 @@
 
 #include <gtest/gtest.h>
 
+#include "analysis/run_analysis.h"
 #include "extensions/load/load_engine.h"
+#include "record/record_schema.h"
+#include "tests/load/simulated_pool.h"
 #include "writer/json_record.h"
 #include "writer/load_json.h"
-#include "record/record_schema.h"
 #include "writer/run_record_wire.h"
-#include "analysis/run_analysis.h"
-#include "tests/load/simulated_pool.h"
 
 namespace gbx {
 namespace {

@@ -7,12 +7,12 @@
 #include <numeric>
 #include <sstream>
 
-#include "writer/process_merge.h"
-#include "writer/run_record_wire.h"
-#include "runner/process_child.h"
 #include "processes/process_progress.h"
 #include "processes/process_runner.h"
 #include "processes/shard.h"
+#include "runner/process_child.h"
+#include "writer/process_merge.h"
+#include "writer/run_record_wire.h"
 
 namespace gbx {
 namespace {

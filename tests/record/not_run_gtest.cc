@@ -10,10 +10,10 @@
 
 #include "extensions/cuda_unavailable.h"
 #include "model/protocol.h"
-#include "writer/json_record.h"
 #include "reporters/console_table.h"
 #include "reporters/gbx_reporter.h"
 #include "tests/support/reporter_run.h"
+#include "writer/json_record.h"
 
 namespace {
 

@@ -6,11 +6,11 @@
 #include <string>
 #include <vector>
 
-#include "writer/json_record.h"
-#include "reporters/console_table.h"
 #include "analysis/run_analysis.h"
+#include "reporters/console_table.h"
 #include "tests/support/regex.h"
 #include "tests/support/reporter_run.h"
+#include "writer/json_record.h"
 
 namespace {
 

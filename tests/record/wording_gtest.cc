@@ -4,8 +4,8 @@
 #include <string>
 #include <vector>
 
-#include "text/flag_legend.h"
 #include "analysis/run_analysis.h"
+#include "text/flag_legend.h"
 
 namespace {
 

@@ -5,12 +5,12 @@
 #include <map>
 #include <string>
 
-#include "text/escape.h"
-#include "text/flag_legend.h"
-#include "tests/report/records.h"
 #include "report/html_report.h"
 #include "report/html_report_charts.h"
 #include "report/report_model.h"
+#include "tests/report/records.h"
+#include "text/escape.h"
+#include "text/flag_legend.h"
 
 namespace {
 

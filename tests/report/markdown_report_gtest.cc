@@ -5,10 +5,10 @@
 #include <sstream>
 #include <string>
 
-#include "tests/report/records.h"
-#include "tests/support/regex.h"
 #include "report/markdown_report.h"
 #include "report/report_model.h"
+#include "tests/report/records.h"
+#include "tests/support/regex.h"
 
 namespace {
 

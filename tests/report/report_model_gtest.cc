@@ -6,8 +6,8 @@
 #include <string>
 
 #include "record/record_reader.h"
-#include "tests/report/records.h"
 #include "report/report_model.h"
+#include "tests/report/records.h"
 
 namespace {
 

@@ -10,8 +10,8 @@
 #include <nlohmann/json.hpp>
 
 #include "model/run_record.h"
-#include "writer/json_record.h"
 #include "reporters/gbx_reporter.h"
+#include "writer/json_record.h"
 
 namespace gbx_test {
 

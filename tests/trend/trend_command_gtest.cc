@@ -8,8 +8,8 @@
 #include <string>
 #include <vector>
 
-#include "tests/support/sealed_record_file.h"
 #include "cli/trend_command.h"
+#include "tests/support/sealed_record_file.h"
 
 namespace {
 
