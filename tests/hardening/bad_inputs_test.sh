@@ -61,7 +61,7 @@ run "$gbx" report "$dir/good.json" -o "$dir/link.html" --format=markdown
 
 # A full disk on stdout is a failure, not a success.
 if [[ -w /dev/full ]]; then
-  for command in "verify $dir/good.json" "env" "report $dir/good.json --format=markdown" "pareto $dir/good.json"; do
+  for command in "verify $dir/good.json" "env $bench" "report $dir/good.json --format=markdown" "pareto $dir/good.json"; do
     # shellcheck disable=SC2086
     "$gbx" $command >/dev/full 2>"$dir/err"
     code=$?
@@ -71,7 +71,7 @@ if [[ -w /dev/full ]]; then
 fi
 
 # Invalid UTF-8 in the environment or argv: printed or recorded with U+FFFD, never lost.
-expect_exit 0 "gbx env with invalid UTF-8 in the environment" env GBX_TEST_BAD=$'\xff' "$gbx" env
+expect_exit 0 "gbx env with invalid UTF-8 in the environment" env GBX_TEST_BAD=$'\xff' "$gbx" env "$bench"
 python3 -c 'import json, sys; json.load(open(sys.argv[1]))' "$dir/out" || fail "gbx env printed invalid JSON"
 expect_exit 0 "bench with invalid UTF-8 in argv" env OPENBLAS_BAD=$'\xfe' "$bench" \
   --benchmark_filter=$'naive/n:4096/|\xff' --gbx_min_samples=5 --gbx_warmup=1 --benchmark_out="$dir/utf8.json"
