@@ -106,6 +106,7 @@ struct PeakSearch {
   double upper_rate = 0.0;          // ... upper_rate INVALID (or the ceiling, capacity, untested)
   bool upper_tested = false;
   std::vector<OpenLoopLevel> steps;  // in the order run
+  std::string stopped;               // why the search stopped before its resolution, or empty
 };
 
 // A benchmark's load sweep: gbx.load in the record (docs/load.md).

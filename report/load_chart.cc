@@ -27,6 +27,7 @@ std::vector<const json*> sweeps(const json& record, const std::string* problem) 
     const auto g = entry.find("gbx");
     if (g == entry.end() || !g->is_object() || !g->contains("load") || !(*g)["load"].is_object()) continue;
     if (!(*g).value("problem", json()).is_string() || !(*g).value("variant", json()).is_string()) continue;
+    if ((*g)["load"].value("skipped", json()).is_string()) continue;  // no levels: not valid on that machine
     const std::string p = (*g)["problem"].get<std::string>();
     if (problem != nullptr && p != *problem) continue;
     if (!seen.insert(p + "\n" + (*g)["variant"].get<std::string>()).second) continue;

@@ -249,7 +249,8 @@ Json peak_json(const std::optional<PeakSearch>& p) {
           {"lower_per_second", finite_or_null(p->lower_rate)},
           {"upper_per_second", finite_or_null(p->upper_rate)},
           {"upper_tested", p->upper_tested},
-          {"steps", std::move(steps)}};
+          {"steps", std::move(steps)},
+          {"stopped", optional_text(p->stopped)}};
 }
 
 std::optional<PeakSearch> peak_from(const Json& j) {
@@ -261,6 +262,7 @@ std::optional<PeakSearch> peak_from(const Json& j) {
   p.upper_rate = number(*found, "upper_per_second");
   p.upper_tested = found->at("upper_tested").get<bool>();
   for (const Json& step : found->at("steps")) p.steps.push_back(open_level_from(step));
+  p.stopped = text_or_empty(*found, "stopped");
   return p;
 }
 

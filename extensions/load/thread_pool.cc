@@ -172,7 +172,7 @@ ClosedLoopTrace ThreadServicePool::run_closed(std::size_t workers, std::size_t c
     state_[slot].log.assign(completions + kSlack, Completion{});
     state_[slot].count.store(0);
   }
-  trace.occupancy.reserve(static_cast<std::size_t>(std::min(4.0 * max_seconds / sample_gap_seconds_, 4e6)) + 64);
+  trace.occupancy.reserve(static_cast<std::size_t>(std::min(4.0 * max_seconds / sample_gap_seconds_, 1e6)) + 64);
   stop_closed_.store(false);
   closed_finished_.store(0);
   closed_mode_.store(true);

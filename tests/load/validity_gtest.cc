@@ -115,3 +115,30 @@ TEST(PeakSearch, FindsTheMd1BoundWithinFivePercent) {
 
 }  // namespace
 }  // namespace gbx
+
+namespace gbx {
+namespace {
+
+TEST(PeakSearch, StopsWhereAStepCouldNotHaveItsQueries) {
+  // A bound only an idle server meets (p99 of 1.02 ms for 1 ms of service) pushes the search down;
+  // with 5 s a level, a step below (459 + 10) / 5 = 93.8/s could not have the queries its p99 needs:
+  // it is not run, and the search says why instead of calling the rate INVALID.
+  testing::SimulatedPool pool(1, testing::deterministic_service(1e-3));
+  LoadPlan plan;
+  plan.concurrency = {1};
+  plan.latency_bound_seconds = 1.02e-3;
+  plan.find_peak = true;
+  plan.requests = 2000;
+  plan.warmup_requests = 10;
+  plan.max_seconds_per_level = 5.0;
+  const LoadResult result = run_load_sweep(pool, plan);
+  ASSERT_TRUE(result.peak_search);
+  const PeakSearch& search = *result.peak_search;
+  EXPECT_NE(search.stopped.find("could not have the 469 queries"), std::string::npos) << search.stopped;
+  for (const auto& step : search.steps) EXPECT_GE(step.offered_rate, 469.0 / 5.0);
+  EXPECT_FALSE(search.peak_rate);
+  EXPECT_LT(search.upper_rate, 200.0);
+}
+
+}  // namespace
+}  // namespace gbx
