@@ -98,7 +98,7 @@ void sequential_look(const std::vector<std::vector<WorkerPairBlocks>>& pairs_by_
 // What a pair of processes costs for one benchmark (its share of the start-up included).
 struct PairedCosts {
   double sample_seconds = 0.0;
-  double block_warmup_seconds = 0.0;  // each block's own warm-up
+  double block_warmup_seconds = 0.0;  // each block's own warm-up and fixed cost (the order to the worker)
   double pair_start_seconds = 0.0;    // starting a worker pair, this benchmark's share
 };
 
