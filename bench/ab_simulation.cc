@@ -73,7 +73,8 @@ void print_row(const char* scenario, const char* design, const char* rows_label,
   std::printf("| %s | %s | %s | %.1f%% | %.1f%% | %.1f%% | %.1f%% | %.1f%% | %.0f s | %s | %s |\n", scenario, design,
               rows_label, tally.share(tally.faster + tally.slower), tally.share(tally.slower), tally.share(tally.same),
               tally.share(tally.inconclusive), tally.share(tally.other),
-              tally.seconds / static_cast<double>(tally.runs), mde_text(tally.mdes).c_str());
+              tally.seconds / static_cast<double>(tally.runs), mde_text(tally.all_mdes).c_str(),
+              mde_text(tally.mdes).c_str());
 }
 
 // One scenario: each run draws one machine, and both designs measure the same suite on it.
