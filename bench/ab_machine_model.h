@@ -179,7 +179,7 @@ inline std::vector<DesignOutcome> run_today(Machine& machine, std::mt19937_64& e
 // every undecided benchmark, its planned block pairs in a random order within each pair; looks follow
 // look_schedule, and the budget left when benchmarks stop goes to the rest (a larger maximum).
 struct PairedDesign {
-  double budget_seconds = 120.0;
+  double budget_seconds = 12 * kDefaultBudgetSecondsPerBenchmark;
   double pair_start_seconds = 0.3;
   double warmup_samples = 2.0;            // each block's own warm-up
   double block_overhead_seconds = 0.005;  // each block's fixed cost: the order to the worker, its reply

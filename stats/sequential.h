@@ -121,6 +121,11 @@ inline constexpr double kAssumedWithinBlockCv = 0.002;
 inline constexpr double kAssumedBetweenBlocksCv = 0.003;
 inline constexpr double kAssumedBetweenPairsCv = 0.014;
 
+// The default budget, per benchmark compared (docs/compare-paired.md: 120 s for about 12 benchmarks
+// decides every row of the simulated machine in a third of it and still meets the targets on noise
+// twice as bad; a run ends when every row is decided).
+inline constexpr double kDefaultBudgetSecondsPerBenchmark = 10.0;
+
 struct PairedPlan {
   std::size_t samples_per_block = 0;
   std::size_t block_pairs_per_pair = 0;
