@@ -179,10 +179,11 @@ inline std::vector<DesignOutcome> run_today(Machine& machine, std::mt19937_64& e
 // every undecided benchmark, its planned block pairs in a random order within each pair; looks follow
 // look_schedule, and the budget left when benchmarks stop goes to the rest (a larger maximum).
 struct PairedDesign {
-  double budget_seconds = 120.0;
+  double budget_seconds = 12 * kDefaultBudgetSecondsPerBenchmark;
   double pair_start_seconds = 0.3;
-  double warmup_samples = 2.0;  // each block's own warm-up
-  std::size_t most_pairs = 60;  // a cap on how far the budget left may stretch the run
+  double warmup_samples = 2.0;            // each block's own warm-up
+  double block_overhead_seconds = 0.005;  // each block's fixed cost: the order to the worker, its reply
+  std::size_t most_pairs = 60;            // a cap on how far the budget left may stretch the run
   SequentialDesign sequential;
 };
 
@@ -196,7 +197,8 @@ inline DesignOutcome run_paired(Machine& machine, std::mt19937_64& engine, const
   std::vector<PairedPlan> plans;
   double seconds_per_pair = design.pair_start_seconds;
   for (const SimulatedBenchmark& benchmark : suite) {
-    const PairedCosts costs{benchmark.sample_seconds, design.warmup_samples * benchmark.sample_seconds,
+    const PairedCosts costs{benchmark.sample_seconds,
+                            design.warmup_samples * benchmark.sample_seconds + design.block_overhead_seconds,
                             design.pair_start_seconds / static_cast<double>(m)};
     plans.push_back(plan_paired(assumed, costs, design.budget_seconds / static_cast<double>(m)).value());
     seconds_per_pair += plans.back().seconds_per_pair - costs.pair_start_seconds;
@@ -229,6 +231,7 @@ inline DesignOutcome run_paired(Machine& machine, std::mt19937_64& engine, const
         for (int half = 0; half < 2; ++half) {
           const bool candidate_now = (half == 0) == block_pair.candidate_first;
           const SimulatedProcess& process = candidate_now ? candidate : base;
+          clock += design.block_overhead_seconds;
           run_samples(machine, engine, process, suite[b], warmup, clock);
           (candidate_now ? block_pair.candidate : block_pair.base) =
               run_samples(machine, engine, process, suite[b], plans[b].samples_per_block, clock);

@@ -98,7 +98,7 @@ void sequential_look(const std::vector<std::vector<WorkerPairBlocks>>& pairs_by_
 // What a pair of processes costs for one benchmark (its share of the start-up included).
 struct PairedCosts {
   double sample_seconds = 0.0;
-  double block_warmup_seconds = 0.0;  // each block's own warm-up
+  double block_warmup_seconds = 0.0;  // each block's own warm-up and fixed cost (the order to the worker)
   double pair_start_seconds = 0.0;    // starting a worker pair, this benchmark's share
 };
 
@@ -120,6 +120,11 @@ inline constexpr double kMaxBlockSeconds = 0.05;
 inline constexpr double kAssumedWithinBlockCv = 0.002;
 inline constexpr double kAssumedBetweenBlocksCv = 0.003;
 inline constexpr double kAssumedBetweenPairsCv = 0.014;
+
+// The default budget, per benchmark compared (docs/compare-paired.md: 120 s for about 12 benchmarks
+// decides every row of the simulated machine in a third of it and still meets the targets on noise
+// twice as bad; a run ends when every row is decided).
+inline constexpr double kDefaultBudgetSecondsPerBenchmark = 10.0;
 
 struct PairedPlan {
   std::size_t samples_per_block = 0;

@@ -85,6 +85,37 @@ TEST(SpendingBoundaries, MonteCarloCrossingRatesMatchTheSpending) {
   }
 }
 
+// A run whose maximum grew from 20 to 40 pairs after the look at 10: the looks are at 5, 10 and 40
+// pairs (Brownian times 0.125, 0.25, 1) but spend as planned, alpha(0.25), alpha(0.5), then the rest
+// (Pocock-type, which spends enough early for the looks' correlation to matter).
+// Monte Carlo on those times: each look's first-crossing share is what it spends.
+TEST(SpendingBoundaries, MonteCarloWhenTheMaximumGrew) {
+  const std::vector<double> information = {5, 10, 40};
+  const std::vector<double> fractions = {0.25, 0.5, 1.0};
+  const auto c = spending_boundaries(information, fractions, 0.025, SpendingFunction::pocock);
+  ASSERT_TRUE(c);
+  std::mt19937_64 engine(99);
+  std::normal_distribution<double> normal(0.0, 1.0);
+  constexpr int kPaths = 400000;
+  std::vector<double> crossed(3, 0.0);
+  for (int path = 0; path < kPaths; ++path) {
+    double s = 0.0;
+    double t = 0.0;
+    for (std::size_t j = 0; j < 3; ++j) {
+      const double time = information[j] / information.back();
+      s += std::sqrt(time - t) * normal(engine);
+      t = time;
+      if (s / std::sqrt(t) >= (*c)[j]) {
+        crossed[j] += 1.0;
+        break;
+      }
+    }
+  }
+  const double expected =
+      spent_alpha(SpendingFunction::pocock, 1.0, 0.025) - spent_alpha(SpendingFunction::pocock, 0.5, 0.025);
+  EXPECT_NEAR(crossed[2] / kPaths, expected, 4.0 * std::sqrt(expected / kPaths));
+}
+
 TEST(SpendingBoundaries, InformationApartFromFractions) {
   const auto same = spending_boundaries({5, 10, 20}, {0.25, 0.5, 1.0}, 0.025, SpendingFunction::obrien_fleming);
   const auto plain = spending_boundaries({0.25, 0.5, 1.0}, 0.025, SpendingFunction::obrien_fleming);
