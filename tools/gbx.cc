@@ -128,7 +128,8 @@ int run_command(int argc, char** argv) {
   ab->add_option("--budget", ab_options.budget, "time budget of the interleaved run, e.g. 90s, 5m (default 120s)");
   ab->add_option("--equivalence", ab_options.equivalence, "margin of 'same' (default 0.02: +/-2%)")
       ->check(kFinite & CLI::Range(0.001, 0.5));
-  ab->add_option("--blocks", ab_options.blocks_per_pair, "interleaved block pairs per worker pair (default 4)")
+  ab->add_option("--blocks", ab_options.blocks_per_pair,
+                 "interleaved block pairs per worker pair (default 2: one of each order)")
       ->check(CLI::Range(1, 100));
   ab->add_option("--base-filter", ab_options.base_filter,
                  "two variants of one binary: --benchmark_filter of the base's benchmarks (with --candidate-filter)");
