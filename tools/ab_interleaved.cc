@@ -366,7 +366,12 @@ int run_interleaved(const AbOptions& given, std::ostream& out, std::ostream& err
   const auto any_active = [&rows] {
     return std::any_of(rows.begin(), rows.end(), [](const Row& r) { return r.active; });
   };
+  // The pilot's estimate of a pair, scaled by how far the last pair's measured time departed from its
+  // estimate: on a loaded machine the cost of a block grows, and the budget must see it.
+  double slowdown = 1.0;
   while (pair < planned && any_active() && signal == 0) {
+    const Clock::time_point pair_started = Clock::now();
+    const double pair_estimate = pair_seconds(rows, blocks, pair == 0 ? 0.0 : startup);
     if (pair > 0) {
       for (Side& side : sides) start_worker(side, pair, rows);
     }
@@ -402,7 +407,8 @@ int run_interleaved(const AbOptions& given, std::ostream& out, std::ostream& err
     if (signal != 0) break;
     ++pair;
     const double elapsed = seconds_since(started);
-    per_pair = pair_seconds(rows, blocks, startup);
+    if (pair_estimate > 0.0) slowdown = std::max(1.0, seconds_since(pair_started) / pair_estimate);
+    per_pair = slowdown * pair_seconds(rows, blocks, startup);
     const bool out_of_time = elapsed + per_pair > *budget;
     const std::vector<std::size_t> schedule = look_schedule(static_cast<std::size_t>(planned));
     const bool at_look = std::find(schedule.begin(), schedule.end(), static_cast<std::size_t>(pair)) != schedule.end();
@@ -439,7 +445,7 @@ int run_interleaved(const AbOptions& given, std::ostream& out, std::ostream& err
          {"elapsed_seconds", seconds_since(started)},
          {"stopped", stopped}});
     // What is left of the budget goes to the undecided: as many more pairs as fit.
-    per_pair = pair_seconds(rows, blocks, startup);
+    per_pair = slowdown * pair_seconds(rows, blocks, startup);
     const std::int64_t more = static_cast<std::int64_t>(std::floor((*budget - seconds_since(started)) / per_pair));
     if (!last) planned = std::min(cap, std::max(planned, pair + more));
     std::size_t undecided = 0;
