@@ -116,7 +116,9 @@ int run_command(int argc, char** argv) {
 
   gbx::tools::AbOptions ab_options;
   CLI::App* ab = app.add_subcommand(
-      "ab", "Run two bench binaries' processes interleaved, in randomized pairs, then compare: exit codes as compare");
+      "ab",
+      "Run two bench binaries side by side, block by block, in worker pairs within --budget, and decide "
+      "slower/faster/same (docs/compare-ab.md): 0 no regression, 1 slower, 3 undecided, 2 bad input");
   ab->add_option("--base", ab_options.base, "the baseline bench binary")->required();
   ab->add_option("--candidate", ab_options.candidate,
                  "the candidate bench binary (the same one: an A/A check; default with --candidate-filter: the base)");
