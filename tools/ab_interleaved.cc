@@ -382,8 +382,11 @@ int run_interleaved(const AbOptions& given, std::ostream& out, std::ostream& err
     std::shuffle(order.begin(), order.end(), coin);
     for (std::size_t index : order) {
       Row& row = rows[index];
+      // 0: base first, 1: candidate first. The coin orders the first block pair of each two, the
+      // next takes the other order, so that the pair estimate's two orders are balanced.
+      int first = 0;
       for (std::int64_t b = 0; b < blocks && row.active && signal == 0; ++b) {
-        const int first = static_cast<int>(coin() >> 63);  // 0: base first, 1: candidate first
+        first = b % 2 == 0 ? static_cast<int>(coin() >> 63) : 1 - first;
         for (int k = 0; k < 2 && row.active; ++k) {
           Side& side = sides[(first + k) % 2];
           const int s = (first + k) % 2;
