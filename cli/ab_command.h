@@ -29,7 +29,7 @@ struct AbOptions {
   bool interleaved = true;
   std::string budget = "120s";                // --budget: the interleaved run's time budget
   double equivalence = 0.02;                  // --equivalence: the margin of "same"
-  std::int64_t blocks_per_pair = 4;           // --blocks: interleaved block pairs per worker pair
+  std::int64_t blocks_per_pair = 2;           // --blocks: block pairs per worker pair, one of each order
   std::string base_filter, candidate_filter;  // two variants of one binary (then base == candidate)
   bool processes_given = false;               // --processes given: the most worker pairs
   bool noise_band_given = false;              // else the interleaved design's own band (0.5%)

@@ -29,10 +29,11 @@ namespace {
 
 using Clock = std::chrono::steady_clock;
 
-// Looks after these many worker pairs (and at the last pair the budget allows).
-constexpr std::int64_t kLooks[] = {5, 10, 20, 40, 80, 160};
+// The most worker pairs a run plans (looks after 5, 10, 20, ... and at the last: look_schedule).
 constexpr std::int64_t kMaxPairs = 160;
-constexpr double kAlpha = 0.05;
+// The fewest worker pairs a run may plan: with 2 the sign-flip p is at least 0.5 and the t interval has
+// one degree of freedom, so nothing could be decided.
+constexpr std::int64_t kMinPairs = 3;
 // A block's sampling lasts about this long: short against the drift (seconds), long against a
 // block's fixed cost (its warm-up and batch calibration).
 constexpr double kBlockSamplingSeconds = 0.03;
@@ -47,11 +48,8 @@ struct Row {
   double block_seconds = 0.0;  // one block, both sides alike
   bool active = true;
   std::string failure;
-  double spent_difference = 0.0;
-  double spent_equivalence = 0.0;
-  LookLevels levels;  // of its last look
+  SequentialRow sequential;  // its state across looks (stats/sequential.h)
   std::int64_t stopped_at = 0;
-  PairedResult result;
 };
 
 struct Side {
@@ -118,9 +116,11 @@ nlohmann::json rows_section(const std::vector<Row>& rows, int side) {
                    {"benchmark", r.names[side]},
                    {"samples_per_block", r.samples},
                    {"stopped_at_pairs", r.stopped_at},
-                   {"alpha_difference", r.levels.alpha_difference},
-                   {"alpha_equivalence", r.levels.alpha_equivalence},
-                   {"verdict", r.failure.empty() ? to_string(r.result.verdict) : "failed"},
+                   {"difference_critical", r.sequential.difference_critical},
+                   {"equivalence_critical", r.sequential.equivalence_critical},
+                   {"nominal_alpha", r.sequential.nominal_alpha},
+                   {"p_adjusted", r.sequential.adjusted_p},
+                   {"verdict", r.failure.empty() ? to_string(r.sequential.decision.verdict) : "failed"},
                    {"failure", r.failure.empty() ? nlohmann::json() : nlohmann::json(r.failure)}});
   }
   return out;
@@ -344,8 +344,8 @@ int run_interleaved(const AbOptions& given, std::ostream& out, std::ostream& err
   double per_pair = pair_seconds(rows, blocks, startup);
   const double left = *budget - seconds_since(started);
   std::int64_t planned = std::min<std::int64_t>(cap, static_cast<std::int64_t>(std::floor(left / per_pair)));
-  const std::int64_t first_look = std::min<std::int64_t>(kLooks[0], cap);
-  if (pilot_signal == 0 && (planned < first_look || planned < static_cast<std::int64_t>(kMinPairs))) {
+  const std::int64_t first_look = std::min<std::int64_t>(5, cap);
+  if (pilot_signal == 0 && (planned < first_look || planned < kMinPairs)) {
     err << "gbx ab: --budget=" << options.budget << " is too small for one look: the first look needs " << first_look
         << " worker pairs, about " << seconds_text(static_cast<double>(first_look) * per_pair + seconds_since(started))
         << " here (" << rows.size() << " benchmarks x " << blocks << " block pairs); give a larger --budget\n";
@@ -355,19 +355,23 @@ int run_interleaved(const AbOptions& given, std::ostream& out, std::ostream& err
     err << "gbx ab: plan: " << rows.size() << " benchmarks, " << blocks << " interleaved block pairs per worker pair, "
         << "blocks of " << kMinBlockSamples << "-" << kMaxBlockSamples << " samples (about "
         << format_fixed(1000 * kBlockSamplingSeconds, 0) << " ms of sampling each), looks after 5, 10, 20, ... worker "
-        << "pairs with Pocock-type alpha spending; one worker pair takes about " << seconds_text(per_pair) << ", so "
-        << planned << " pairs fit the budget of " << seconds_text(*budget) << " (first look after about "
+        << "pairs with O'Brien-Fleming-type alpha spending; one worker pair takes about " << seconds_text(per_pair)
+        << ", so " << planned << " pairs fit the budget of " << seconds_text(*budget) << " (first look after about "
         << seconds_text(seconds_since(started) + static_cast<double>(first_look) * per_pair) << ")\n";
 
   nlohmann::json looks = nlohmann::json::array();
   std::mt19937_64 coin(seed);
   int signal = pilot_signal;
   std::int64_t pair = 0;
-  double spent_t = 0.0;
   const auto any_active = [&rows] {
     return std::any_of(rows.begin(), rows.end(), [](const Row& r) { return r.active; });
   };
+  // The pilot's estimate of a pair, scaled by how far the last pair's measured time departed from its
+  // estimate: on a loaded machine the cost of a block grows, and the budget must see it.
+  double slowdown = 1.0;
   while (pair < planned && any_active() && signal == 0) {
+    const Clock::time_point pair_started = Clock::now();
+    const double pair_estimate = pair_seconds(rows, blocks, pair == 0 ? 0.0 : startup);
     if (pair > 0) {
       for (Side& side : sides) start_worker(side, pair, rows);
     }
@@ -378,8 +382,11 @@ int run_interleaved(const AbOptions& given, std::ostream& out, std::ostream& err
     std::shuffle(order.begin(), order.end(), coin);
     for (std::size_t index : order) {
       Row& row = rows[index];
+      // 0: base first, 1: candidate first. The coin orders the first block pair of each two, the
+      // next takes the other order, so that the pair estimate's two orders are balanced.
+      int first = 0;
       for (std::int64_t b = 0; b < blocks && row.active && signal == 0; ++b) {
-        const int first = static_cast<int>(coin() >> 63);  // 0: base first, 1: candidate first
+        first = b % 2 == 0 ? static_cast<int>(coin() >> 63) : 1 - first;
         for (int k = 0; k < 2 && row.active; ++k) {
           Side& side = sides[(first + k) % 2];
           const int s = (first + k) % 2;
@@ -403,41 +410,49 @@ int run_interleaved(const AbOptions& given, std::ostream& out, std::ostream& err
     if (signal != 0) break;
     ++pair;
     const double elapsed = seconds_since(started);
-    per_pair = pair_seconds(rows, blocks, startup);
+    if (pair_estimate > 0.0) slowdown = std::max(1.0, seconds_since(pair_started) / pair_estimate);
+    per_pair = slowdown * pair_seconds(rows, blocks, startup);
     const bool out_of_time = elapsed + per_pair > *budget;
-    const bool at_look = std::find(std::begin(kLooks), std::end(kLooks), pair) != std::end(kLooks);
+    const std::vector<std::size_t> schedule = look_schedule(static_cast<std::size_t>(planned));
+    const bool at_look = std::find(schedule.begin(), schedule.end(), static_cast<std::size_t>(pair)) != schedule.end();
     if (!at_look && !out_of_time && pair < planned) continue;
-    // The look: the spending function at this fraction of the planned pairs, whole at the last.
+    // The look (stats/sequential.h): each undecided row's repeated intervals at this look's boundaries
+    // of the planned pairs; the last look spends what is left.
     const bool last = out_of_time || pair >= planned;
-    spent_t = last ? 1.0 : std::max(spent_t, static_cast<double>(pair) / static_cast<double>(planned));
-    std::vector<std::string> stopped;
     std::vector<AbBlock> all = sides[0].blocks;
     all.insert(all.end(), sides[1].blocks.begin(), sides[1].blocks.end());
+    std::vector<std::vector<WorkerPairBlocks>> by_row;
     for (auto& row : rows) {
+      by_row.push_back(worker_pairs(row.label, all));
+      if (!row.failure.empty()) row.sequential.stopped = true;
+    }
+    std::vector<SequentialRow> state;
+    for (const auto& row : rows) state.push_back(row.sequential);
+    sequential_look(by_row, state, ab_design(options.noise_band, options.equivalence, options.fdr, planned), last);
+    std::vector<std::string> stopped;
+    for (std::size_t i = 0; i < rows.size(); ++i) {
+      Row& row = rows[i];
+      row.sequential = state[i];
       if (!row.active) continue;
-      row.levels.alpha_difference = std::max(1e-12, pocock_spent(spent_t, kAlpha) - row.spent_difference);
-      row.levels.alpha_equivalence = std::max(1e-12, pocock_spent(spent_t, kAlpha) - row.spent_equivalence);
-      row.result = analyse_pairs(row.label, all, options.noise_band, options.equivalence, row.levels);
-      row.spent_difference += row.levels.alpha_difference;
-      row.spent_equivalence += row.levels.alpha_equivalence;
       row.stopped_at = pair;
-      if (decided(row.result.verdict)) {
+      if (row.sequential.stopped) {
         row.active = false;
-        stopped.push_back(row.label);
+        if (decided(row.sequential.decision.verdict)) stopped.push_back(row.label);
       }
     }
+    looks.push_back(
+        {{"pairs", pair},
+         {"planned_pairs", planned},
+         {"final", last},
+         {"information_fraction", std::min(1.0, last ? 1.0 : static_cast<double>(pair) / static_cast<double>(planned))},
+         {"elapsed_seconds", seconds_since(started)},
+         {"stopped", stopped}});
     // What is left of the budget goes to the undecided: as many more pairs as fit.
-    per_pair = pair_seconds(rows, blocks, startup);
+    per_pair = slowdown * pair_seconds(rows, blocks, startup);
     const std::int64_t more = static_cast<std::int64_t>(std::floor((*budget - seconds_since(started)) / per_pair));
-    if (!last) planned = std::min(cap, std::max(pair, pair + more));
+    if (!last) planned = std::min(cap, std::max(planned, pair + more));
     std::size_t undecided = 0;
     for (const auto& row : rows) undecided += row.active ? 1 : 0;
-    looks.push_back({{"pairs", pair},
-                     {"planned_pairs", planned},
-                     {"information_fraction", spent_t},
-                     {"alpha_spent", pocock_spent(spent_t, kAlpha)},
-                     {"elapsed_seconds", seconds_since(started)},
-                     {"stopped", stopped}});
     err << "gbx ab: look after " << pair << " worker pairs (" << seconds_text(seconds_since(started))
         << "): " << stopped.size() << " decided, " << undecided << " undecided"
         << (undecided > 0 && !last ? ", going on to at most " + std::to_string(planned) + " pairs" : "") << "\n";
@@ -445,17 +460,19 @@ int run_interleaved(const AbOptions& given, std::ostream& out, std::ostream& err
   }
   for (Side& side : sides) side.worker.reset();
 
-  nlohmann::json design = {{"design", "interleaved blocks"},
-                           {"seed", seed},
-                           {"budget_seconds", *budget},
-                           {"wall_seconds", seconds_since(started)},
-                           {"blocks_per_pair", blocks},
-                           {"equivalence", options.equivalence},
-                           {"noise_band", options.noise_band},
-                           {"spending", "Pocock-type (Lan-DeMets), alpha 0.05, each look at its increment"},
-                           {"looks", looks},
-                           {"only_in_base", only[0]},
-                           {"only_in_candidate", only[1]}};
+  nlohmann::json design = {
+      {"design", "interleaved blocks"},
+      {"seed", seed},
+      {"budget_seconds", *budget},
+      {"wall_seconds", seconds_since(started)},
+      {"blocks_per_pair", blocks},
+      {"equivalence", options.equivalence},
+      {"noise_band", options.noise_band},
+      {"spending", "O'Brien-Fleming-type (Lan-DeMets), repeated confidence intervals (stats/sequential.h)"},
+      {"fdr", options.fdr},
+      {"looks", looks},
+      {"only_in_base", only[0]},
+      {"only_in_candidate", only[1]}};
   try {
     for (int s = 0; s < 2; ++s) {
       const nlohmann::json record = side_record(sides[s], rows, design, sides[1 - s].header.run_id, signal != 0);
@@ -477,9 +494,8 @@ int run_interleaved(const AbOptions& given, std::ostream& out, std::ostream& err
   comparison.only_in_base = only[0];
   comparison.only_in_candidate = only[1];
   for (auto& row : rows) {
-    row.result.name = row.label;
-    row.result.failure = row.failure;
-    comparison.rows.push_back(row.result);
+    comparison.rows.push_back(result_from(row.label, row.sequential));
+    comparison.rows.back().failure = row.failure;
   }
   return print_paired(out, options.format, comparison, sides[0].path, sides[1].path);
 }

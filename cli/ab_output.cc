@@ -12,19 +12,22 @@ namespace gbx::tools {
 namespace {
 
 nlohmann::json row_json(const PairedResult& r, double band, double equivalence) {
-  return {
-      {"name", r.name},
-      {"verdict", r.failure.empty() ? to_string(r.verdict) : "failed"},
-      {"unit", "worker pair"},
-      {"pairs", r.pair_log_ratios.size()},
-      {"block_pairs", r.block_pairs},
-      {"pair_log_ratios", r.pair_log_ratios},
-      {"ratio", {{"estimate", r.ratio}, {"lower", r.lower}, {"upper", r.upper}, {"method", "paired t on log ratios"}}},
-      {"equivalence_interval", {{"lower", r.equivalence_lower}, {"upper", r.equivalence_upper}}},
-      {"p", r.p_value},
-      {"mde", r.mde},
-      {"failure", r.failure.empty() ? nlohmann::json() : nlohmann::json(r.failure)},
-      {"sentence", paired_sentence(r, band, equivalence)}};
+  nlohmann::json j;
+  j["name"] = r.name;
+  j["verdict"] = r.failure.empty() ? to_string(r.verdict) : "failed";
+  j["unit"] = "worker pair";
+  j["pairs"] = r.pair_log_ratios.size();
+  j["block_pairs"] = r.block_pairs;
+  j["pair_log_ratios"] = r.pair_log_ratios;
+  j["ratio"] = {
+      {"estimate", r.ratio}, {"lower", r.lower}, {"upper", r.upper}, {"method", "repeated-paired-t-log-ratios"}};
+  j["equivalence_interval"] = {{"lower", r.equivalence_lower}, {"upper", r.equivalence_upper}};
+  j["p_adjusted"] = r.p_value;
+  j["test"] = r.test;
+  j["mde"] = r.mde ? nlohmann::json(*r.mde) : nlohmann::json();
+  j["failure"] = r.failure.empty() ? nlohmann::json() : nlohmann::json(r.failure);
+  j["sentence"] = paired_sentence(r, band, equivalence);
+  return j;
 }
 
 std::string verdict_text(const PairedResult& r) { return r.failure.empty() ? to_string(r.verdict) : "failed"; }
@@ -33,7 +36,7 @@ std::string verdict_text(const PairedResult& r) { return r.failure.empty() ? to_
 
 int print_paired(std::ostream& out, const std::string& format, const PairedComparison& c, const std::string& base_path,
                  const std::string& candidate_path) {
-  const SuiteRatio suite = suite_ratio(c.rows);
+  const auto suite = suite_ratio(c.rows);
   if (format == "json") {
     nlohmann::json j;
     j["base"] = base_path;
@@ -51,16 +54,11 @@ int print_paired(std::ostream& out, const std::string& format, const PairedCompa
       const std::string v = verdict_text(r);
       ++counts[v == "slower" ? 0 : v == "faster" ? 1 : v == "same" ? 2 : 3];
     }
-    j["summary"] = {{"slower", counts[0]},
-                    {"faster", counts[1]},
-                    {"same", counts[2]},
-                    {"inconclusive", counts[3]},
-                    {"geometric_mean_ratio", suite.benchmarks > 0 ? nlohmann::json{{"estimate", suite.ratio},
-                                                                                   {"lower", suite.lower},
-                                                                                   {"upper", suite.upper},
-                                                                                   {"benchmarks", suite.benchmarks}}
-                                                                  : nlohmann::json()},
-                    {"line", summary_line(c.rows)}};
+    j["summary"] = {{"slower", counts[0]}, {"faster", counts[1]}, {"same", counts[2]}, {"inconclusive", counts[3]}};
+    j["summary"]["geometric_mean_ratio"] =
+        suite ? nlohmann::json{{"estimate", suite->ratio}, {"lower", suite->lower}, {"upper", suite->upper}}
+              : nlohmann::json();
+    j["summary"]["line"] = summary_line(c.rows);
     out << j.dump(2) << "\n";
     return paired_exit_code(c.rows);
   }
@@ -75,7 +73,7 @@ int print_paired(std::ostream& out, const std::string& format, const PairedCompa
   for (const auto& r : c.rows) {
     char buffer[160];
     std::snprintf(buffer, sizeof buffer, "%.3f [%.3f, %.3f]", r.ratio, r.lower, r.upper);
-    const std::string mde = r.mde > 0.0 ? format_percent(r.mde) : "-";
+    const std::string mde = r.mde ? format_percent(*r.mde) : "-";
     if (markdown) {
       out << "| " << markdown_text(r.name) << " | " << buffer << " | " << mde << " | " << r.pair_log_ratios.size()
           << " | **" << verdict_text(r) << "** |\n";
@@ -119,7 +117,7 @@ PairedComparison paired_from_records(const LoadedRecord& base, const LoadedRecor
   PairedComparison c;
   const nlohmann::json& ab = base.json["gbx"]["ab"];
   c.noise_band = ab.value("noise_band", 0.02);
-  c.equivalence = ab.value("equivalence", kDefaultEquivalence);
+  c.equivalence = ab.value("equivalence", kDefaultEquivalenceMargin);
   c.design = ab;
   c.design.erase("blocks");
   c.only_in_base = ab.value("only_in_base", std::vector<std::string>());
@@ -128,22 +126,27 @@ PairedComparison paired_from_records(const LoadedRecord& base, const LoadedRecor
   for (const auto* r : {&base, &candidate}) {
     for (const auto& b : r->json["gbx"]["ab"]["blocks"]) blocks.push_back(block_from_json(b));
   }
+  std::vector<std::string> names;
+  std::vector<std::string> failures;
   for (const auto& row : ab.value("rows", nlohmann::json::array())) {
-    LookLevels levels;
-    levels.alpha_difference = row.value("alpha_difference", 0.05);
-    levels.alpha_equivalence = row.value("alpha_equivalence", 0.05);
-    const std::string name = row.value("name", std::string());
-    PairedResult result = analyse_pairs(name, blocks, c.noise_band, c.equivalence, levels);
-    // A side's failure is in its own record.
+    names.push_back(row.value("name", std::string()));
+    failures.emplace_back();
+    // A side's failure is in both records' rows.
     for (const auto* r : {&base, &candidate}) {
       for (const auto& other : r->json["gbx"]["ab"].value("rows", nlohmann::json::array())) {
-        if (other.value("name", std::string()) == name && other.contains("failure") && other["failure"].is_string()) {
-          result.failure = other["failure"].get<std::string>();
+        if (other.value("name", std::string()) == names.back() && other.contains("failure") &&
+            other["failure"].is_string()) {
+          failures.back() = other["failure"].get<std::string>();
         }
       }
     }
-    c.rows.push_back(std::move(result));
   }
+  std::vector<RecordedLook> looks;
+  for (const auto& look : ab.value("looks", nlohmann::json::array())) {
+    looks.push_back({look.value("pairs", std::int64_t{0}), look.value("planned_pairs", std::int64_t{1}),
+                     look.value("final", false)});
+  }
+  c.rows = replay_looks(names, failures, blocks, looks, c.noise_band, c.equivalence, ab.value("fdr", 0.05));
   return c;
 }
 

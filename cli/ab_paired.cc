@@ -1,8 +1,5 @@
 #include "cli/ab_paired.h"
 
-#include <boost/math/distributions/normal.hpp>
-#include <boost/math/distributions/students_t.hpp>
-
 #include <algorithm>
 #include <cmath>
 #include <map>
@@ -12,19 +9,6 @@
 #include "text/format.h"
 
 namespace gbx::tools {
-
-namespace {
-
-double t_quantile(double p, double degrees) {
-  return boost::math::quantile(boost::math::students_t_distribution<double>(degrees), p);
-}
-
-double log_median(const std::vector<double>& samples) {
-  const auto m = median(samples);
-  return m && *m > 0.0 ? std::log(*m) : NAN;
-}
-
-}  // namespace
 
 nlohmann::json block_json(const AbBlock& b) {
   return {{"row", b.row},     {"name", b.name}, {"side", b.side},         {"pair", b.pair},     {"block", b.block},
@@ -48,67 +32,80 @@ AbBlock block_from_json(const nlohmann::json& j) {
   return b;
 }
 
-PairedResult analyse_pairs(const std::string& name, const std::vector<AbBlock>& blocks, double noise_band,
-                           double equivalence, const LookLevels& levels) {
+std::vector<WorkerPairBlocks> worker_pairs(const std::string& row, const std::vector<AbBlock>& blocks,
+                                           std::int64_t pairs) {
+  // (pair, block) -> (base, candidate)
+  std::map<std::pair<std::int64_t, std::int64_t>, std::pair<const AbBlock*, const AbBlock*>> cells;
+  for (const auto& b : blocks) {
+    if (b.row != row || (pairs >= 0 && b.pair >= pairs)) continue;
+    auto& cell = cells[{b.pair, b.block}];
+    (b.side == "base" ? cell.first : cell.second) = &b;
+  }
+  std::map<std::int64_t, WorkerPairBlocks> by_pair;
+  for (const auto& [key, cell] : cells) {
+    if (cell.first == nullptr || cell.second == nullptr) continue;  // a worker died mid-pair
+    BlockPair pair;
+    pair.base = cell.first->samples;
+    pair.candidate = cell.second->samples;
+    pair.candidate_first = cell.second->order == 0;
+    pair.start_seconds = 1e-9 * static_cast<double>(std::min(cell.first->start_ns, cell.second->start_ns));
+    by_pair[key.first].block_pairs.push_back(std::move(pair));
+  }
+  std::vector<WorkerPairBlocks> out;
+  for (auto& [index, pair] : by_pair) out.push_back(std::move(pair));
+  return out;
+}
+
+PairedResult result_from(const std::string& name, const SequentialRow& row) {
   PairedResult r;
   r.name = name;
-  // (pair, block) -> (base log median, candidate log median)
-  std::map<std::pair<std::int64_t, std::int64_t>, std::pair<double, double>> cells;
-  for (const auto& b : blocks) {
-    if (b.row != name || b.samples.empty()) continue;
-    auto& cell = cells.try_emplace({b.pair, b.block}, NAN, NAN).first->second;
-    (b.side == "base" ? cell.first : cell.second) = log_median(b.samples);
+  r.verdict = row.decision.verdict;
+  r.p_value = row.adjusted_p;
+  r.mde = row.mde;
+  if (!row.analysis) return r;
+  const PairedAnalysis& a = *row.analysis;
+  for (const auto& e : a.estimates) {
+    r.pair_log_ratios.push_back(e.log_ratio);
+    r.block_pairs += e.block_pairs;
   }
-  // Per worker pair the median of its block-pair log ratios: a block hit by a preemption or a step of
-  // the clock (the machine is shared) moves a mean by its whole size, a median hardly.
-  std::map<std::int64_t, std::vector<double>> pairs;
-  for (const auto& [key, cell] : cells) {
-    if (!std::isfinite(cell.first) || !std::isfinite(cell.second)) continue;
-    pairs[key.first].push_back(cell.second - cell.first);
-    ++r.block_pairs;
-  }
-  for (const auto& [pair, ratios] : pairs) r.pair_log_ratios.push_back(*median(ratios));
-  const std::size_t k = r.pair_log_ratios.size();
-  if (k == 0) return r;
-  double mean = 0.0;
-  for (double y : r.pair_log_ratios) mean += y;
-  mean /= static_cast<double>(k);
-  r.ratio = std::exp(mean);
-  r.lower = r.upper = r.equivalence_lower = r.equivalence_upper = r.ratio;
-  if (k < 2) {
-    r.verdict = Verdict::unreplicated;
-    return r;
-  }
-  double ss = 0.0;
-  for (double y : r.pair_log_ratios) ss += (y - mean) * (y - mean);
-  const double df = static_cast<double>(k - 1);
-  const double se = std::sqrt(ss / df / static_cast<double>(k));
-  const double t_difference = t_quantile(1.0 - levels.alpha_difference / 2.0, df);
-  const double t_equivalence = t_quantile(1.0 - levels.alpha_equivalence, df);
-  r.lower = std::exp(mean - t_difference * se);
-  r.upper = std::exp(mean + t_difference * se);
-  r.equivalence_lower = std::exp(mean - t_equivalence * se);
-  r.equivalence_upper = std::exp(mean + t_equivalence * se);
-  if (se > 0.0) {
-    const double t = std::fabs(mean) / se;
-    r.p_value = 2.0 * boost::math::cdf(boost::math::complement(boost::math::students_t_distribution<double>(df), t));
-  } else {
-    r.p_value = mean == 0.0 ? 1.0 : 0.0;
-  }
-  // At 90% power for a two-sided test at 5%, from the measured spread between pairs.
-  r.mde = std::expm1((t_quantile(0.975, df) + t_quantile(0.9, df)) * se);
-  if (k < kMinPairs) {
-    r.verdict = Verdict::unreplicated;
-  } else if (r.lower > 1.0 + noise_band) {
-    r.verdict = Verdict::slower;
-  } else if (r.upper < 1.0 - noise_band) {
-    r.verdict = Verdict::faster;
-  } else if (r.equivalence_lower >= 1.0 / (1.0 + equivalence) && r.equivalence_upper <= 1.0 + equivalence) {
-    r.verdict = Verdict::same;
-  } else {
-    r.verdict = Verdict::inconclusive;
-  }
+  r.ratio = a.ratio;
+  r.test = a.test;
+  if (!r.mde) r.mde = a.mde;
+  const RatioInterval none{a.ratio, a.ratio, a.ratio, 0.95, "", 0, 0};
+  const RatioInterval& d = row.difference ? *row.difference : none;
+  const RatioInterval& e = row.equivalence ? *row.equivalence : none;
+  r.lower = d.lower;
+  r.upper = d.upper;
+  r.equivalence_lower = e.lower;
+  r.equivalence_upper = e.upper;
   return r;
+}
+
+SequentialDesign ab_design(double noise_band, double equivalence, double fdr, std::int64_t planned_pairs) {
+  SequentialDesign design;
+  design.looks = look_schedule(static_cast<std::size_t>(std::max<std::int64_t>(planned_pairs, 1)));
+  design.options.noise_band = noise_band;
+  design.options.equivalence_margin = equivalence;
+  design.q = fdr;
+  return design;
+}
+
+std::vector<PairedResult> replay_looks(const std::vector<std::string>& rows, const std::vector<std::string>& failures,
+                                       const std::vector<AbBlock>& blocks, const std::vector<RecordedLook>& looks,
+                                       double noise_band, double equivalence, double fdr) {
+  std::vector<SequentialRow> state(rows.size());
+  for (std::size_t i = 0; i < rows.size(); ++i) state[i].stopped = i < failures.size() && !failures[i].empty();
+  for (const auto& look : looks) {
+    std::vector<std::vector<WorkerPairBlocks>> pairs;
+    for (const auto& row : rows) pairs.push_back(worker_pairs(row, blocks, look.pairs));
+    sequential_look(pairs, state, ab_design(noise_band, equivalence, fdr, look.planned_pairs), look.final_look);
+  }
+  std::vector<PairedResult> results;
+  for (std::size_t i = 0; i < rows.size(); ++i) {
+    results.push_back(result_from(rows[i], state[i]));
+    if (i < failures.size()) results.back().failure = failures[i];
+  }
+  return results;
 }
 
 std::string paired_sentence(const PairedResult& r, double noise_band, double equivalence) {
@@ -129,36 +126,19 @@ std::string paired_sentence(const PairedResult& r, double noise_band, double equ
       return s + "the same within +/-" + format_percent(equivalence) + " (TOST interval [" +
              format_fixed(r.equivalence_lower, 3) + ", " + format_fixed(r.equivalence_upper, 3) + "]), " + interval;
     case Verdict::inconclusive:
-      return s + "inconclusive: a change of " + format_percent(r.mde) + " or more would have been seen; " + interval;
+      return s + inconclusive_sentence(r.mde) + "; " + interval;
     default:
-      return s + "unreplicated: " + std::to_string(k) + " worker pair(s), fewer than " + std::to_string(kMinPairs) +
-             " to tell machine noise from a change; " + interval;
+      return s + to_string(r.verdict) + ": " + std::to_string(k) +
+             " worker pair(s), too few to tell machine noise from a change; " + interval;
   }
 }
 
-SuiteRatio suite_ratio(const std::vector<PairedResult>& rows) {
-  SuiteRatio suite;
-  double sum = 0.0;
-  double variance = 0.0;
+std::optional<RatioInterval> suite_ratio(const std::vector<PairedResult>& rows) {
+  std::vector<double> logs;
   for (const auto& r : rows) {
-    const std::size_t k = r.pair_log_ratios.size();
-    if (k < 2 || !r.failure.empty()) continue;
-    const double mean = std::log(r.ratio);
-    double ss = 0.0;
-    for (double y : r.pair_log_ratios) ss += (y - mean) * (y - mean);
-    sum += mean;
-    variance += ss / static_cast<double>(k - 1) / static_cast<double>(k);
-    ++suite.benchmarks;
+    if (r.failure.empty() && !r.pair_log_ratios.empty() && r.ratio > 0.0) logs.push_back(std::log(r.ratio));
   }
-  if (suite.benchmarks == 0) return suite;
-  const double n = static_cast<double>(suite.benchmarks);
-  const double mean = sum / n;
-  const double se = std::sqrt(variance) / n;  // the benchmarks' errors are independent
-  const double z = boost::math::quantile(boost::math::normal_distribution<double>(), 0.975);
-  suite.ratio = std::exp(mean);
-  suite.lower = std::exp(mean - z * se);
-  suite.upper = std::exp(mean + z * se);
-  return suite;
+  return geometric_mean_ratio(logs);
 }
 
 std::string summary_line(const std::vector<PairedResult>& rows) {
@@ -176,13 +156,12 @@ std::string summary_line(const std::vector<PairedResult>& rows) {
       ++undecided;
     }
   }
-  const SuiteRatio suite = suite_ratio(rows);
   std::string line = "summary: " + std::to_string(slower) + " slower, " + std::to_string(faster) + " faster, " +
                      std::to_string(same) + " same, " + std::to_string(undecided) + " inconclusive";
   if (failed > 0) line += ", " + std::to_string(failed) + " failed";
-  if (suite.benchmarks > 0) {
-    line += "; geometric-mean ratio " + format_fixed(suite.ratio, 3) + " [" + format_fixed(suite.lower, 3) + ", " +
-            format_fixed(suite.upper, 3) + "] 95% CI over " + std::to_string(suite.benchmarks) + " benchmarks";
+  if (const auto suite = suite_ratio(rows)) {
+    line += "; geometric-mean ratio " + format_fixed(suite->ratio, 3) + " [" + format_fixed(suite->lower, 3) + ", " +
+            format_fixed(suite->upper, 3) + "] 95% CI over the benchmarks";
   }
   return line;
 }
@@ -194,15 +173,6 @@ int paired_exit_code(const std::vector<PairedResult>& rows) {
     undecided = undecided || !r.failure.empty() || (r.verdict != Verdict::faster && r.verdict != Verdict::same);
   }
   return undecided ? 3 : 0;
-}
-
-}  // namespace gbx::tools
-
-namespace gbx::tools {
-
-double pocock_spent(double t, double alpha) {
-  const double clamped = std::min(1.0, std::max(0.0, t));
-  return alpha * std::log1p((std::exp(1.0) - 1.0) * clamped);
 }
 
 }  // namespace gbx::tools

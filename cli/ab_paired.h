@@ -3,17 +3,17 @@
 #include <nlohmann/json.hpp>
 
 #include <cstdint>
-#include <iosfwd>
 #include <string>
 #include <vector>
 
 #include "stats/comparison.h"
+#include "stats/paired.h"
+#include "stats/sequential.h"
 
-// The paired analysis of `gbx ab`'s interleaved blocks (docs/compare-ab.md): the unit is the pair of
-// worker processes, and each pair's estimate is the median over its block pairs of the log ratio of
-// the candidate block's median to the base block's, so that the speed the machine drifts through is
-// shared by both sides of a block pair and cancels (and one preempted block moves it little). Across
-// pairs: Student t on the pairs' estimates (stats/paired.h will bring the sign-flip test).
+// `gbx ab`'s interleaved blocks as the records keep them, and the paired, group-sequential analysis of
+// stats/paired.h and stats/sequential.h over them (docs/compare-ab.md): the unit is the worker pair,
+// each pair's estimate the order-balanced median of its block pairs' log ratios, so that the speed the
+// machine drifts through is shared by both sides of a block pair and cancels.
 namespace gbx::tools {
 
 // One block as the records keep it (gbx.ab.blocks).
@@ -33,70 +33,56 @@ struct AbBlock {
 nlohmann::json block_json(const AbBlock& block);
 AbBlock block_from_json(const nlohmann::json& json);
 
-// The noise band of the interleaved design: faster/slower need the 95% interval beyond 1 +/- 0.5%.
-constexpr double kPairedNoiseBand = 0.005;
+// One row's worker pairs from both sides' blocks, those of pairs below `pairs` only (all: -1).
+std::vector<WorkerPairBlocks> worker_pairs(const std::string& row, const std::vector<AbBlock>& blocks,
+                                           std::int64_t pairs = -1);
 
-// The default equivalence margin of `same` (see docs/compare-ab.md for why 2%).
-constexpr double kDefaultEquivalence = 0.02;
-
-// How the decision at a look is made: two-sided alpha for faster/slower and one-sided alpha for
-// each of TOST's two tests, both already spent for this look (sequential.h's alpha spending).
-struct LookLevels {
-  double alpha_difference = 0.05;
-  double alpha_equivalence = 0.05;
-};
-
+// A row's result as it is printed.
 struct PairedResult {
   std::string name;
-  std::vector<double> pair_log_ratios;  // one per worker pair with at least one complete block pair
+  std::vector<double> pair_log_ratios;  // x_k, one per worker pair with an estimate
   std::size_t block_pairs = 0;
-  double ratio = 1.0;                                       // exp(mean log ratio)
-  double lower = 1.0, upper = 1.0;                          // 95% (or the look's) interval
-  double equivalence_lower = 1.0, equivalence_upper = 1.0;  // the (1 - 2 alpha) TOST interval
-  double p_value = 1.0;
-  double mde = 0.0;  // the smallest relative change seen at 90% power (0.031: 3.1%); 0 when unknown
+  double ratio = 1.0;
+  double lower = 1.0, upper = 1.0;                          // the (repeated) 95% interval
+  double equivalence_lower = 1.0, equivalence_upper = 1.0;  // the (repeated) 90% TOST interval
+  double p_value = 1.0;                                     // BH-adjusted, at the row's last look
+  std::string test;
+  std::optional<double> mde;
   Verdict verdict = Verdict::insufficient;
   std::string failure;  // non-empty: a worker failed this benchmark
-  std::string sentence;
 };
 
-// The fewest worker pairs behind a verdict: with fewer the variance between pairs is not measured
-// (a sign-flip test on 3 pairs cannot reach p < 0.25).
-constexpr std::size_t kMinPairs = 3;
+PairedResult result_from(const std::string& name, const SequentialRow& row);
 
-// The paired analysis of one row's blocks (both sides'), at the look's levels. Faster/slower
-// when the difference interval lies outside the noise band; same when the TOST interval lies inside
-// [1/(1+M), 1+M]; fewer than kMinPairs pairs: unreplicated, or insufficient when there is no pair.
-PairedResult analyse_pairs(const std::string& name, const std::vector<AbBlock>& blocks, double noise_band,
-                           double equivalence, const LookLevels& levels);
+// The verdicts a look can stop on: slower, faster or same.
+inline bool decided(Verdict v) { return v == Verdict::slower || v == Verdict::faster || v == Verdict::same; }
+
+// One look as gbx.ab.looks keeps it.
+struct RecordedLook {
+  std::int64_t pairs = 0;
+  std::int64_t planned_pairs = 0;
+  bool final_look = false;
+};
+
+// The design of a run: its looks' plan, the spending function, the margins.
+SequentialDesign ab_design(double noise_band, double equivalence, double fdr, std::int64_t planned_pairs);
+
+// The run's looks replayed over the records' blocks: what the run decided, redone from the records
+// alone. failures: per row, non-empty when a worker failed it (it is never analysed).
+std::vector<PairedResult> replay_looks(const std::vector<std::string>& rows, const std::vector<std::string>& failures,
+                                       const std::vector<AbBlock>& blocks, const std::vector<RecordedLook>& looks,
+                                       double noise_band, double equivalence, double fdr);
 
 // The sentence of a row, e.g. "inconclusive: a change of 3.1% or more would have been seen".
 std::string paired_sentence(const PairedResult& result, double noise_band, double equivalence);
 
-// The suite's geometric-mean ratio over the rows with pairs, with its 95% interval (t over the pairs'
-// mean log ratios across benchmarks, pair by pair).
-struct SuiteRatio {
-  double ratio = 1.0, lower = 1.0, upper = 1.0;
-  std::size_t benchmarks = 0;
-};
-SuiteRatio suite_ratio(const std::vector<PairedResult>& rows);
-
-// "summary: 1 slower, 0 faster, 10 same, 1 inconclusive; geometric-mean ratio 1.004 [0.998, 1.010]".
+// "summary: 1 slower, 0 faster, 10 same, 1 inconclusive; geometric-mean ratio 1.004 [0.998, 1.010] ...".
 std::string summary_line(const std::vector<PairedResult>& rows);
+// The suite's geometric-mean ratio (geometric_mean_ratio in stats/paired.h) over the rows with pairs.
+std::optional<RatioInterval> suite_ratio(const std::vector<PairedResult>& rows);
 
 // The gate: 1 when a row is slower, else 3 when one is undecided (inconclusive, unreplicated,
 // insufficient or failed), else 0.
 int paired_exit_code(const std::vector<PairedResult>& rows);
-
-}  // namespace gbx::tools
-
-namespace gbx::tools {
-
-// Alpha spent by information fraction t in [0, 1] under the Lan-DeMets Pocock-type function
-// alpha * ln(1 + (e - 1) t): it spends early, so that a clear result stops at the first look.
-double pocock_spent(double t, double alpha);
-
-// The verdicts a look can stop on: slower, faster or same.
-inline bool decided(Verdict v) { return v == Verdict::slower || v == Verdict::faster || v == Verdict::same; }
 
 }  // namespace gbx::tools

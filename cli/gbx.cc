@@ -117,7 +117,9 @@ int run_command(int argc, char** argv) {
 
   gbx::tools::AbOptions ab_options;
   CLI::App* ab = app.add_subcommand(
-      "ab", "Run two bench binaries' processes interleaved, in randomized pairs, then compare: exit codes as compare");
+      "ab",
+      "Run two bench binaries side by side, block by block, in worker pairs within --budget, and decide "
+      "slower/faster/same (docs/compare-ab.md): 0 no regression, 1 slower, 3 undecided, 2 bad input");
   ab->add_option("--base", ab_options.base, "the baseline bench binary")->required();
   ab->add_option("--candidate", ab_options.candidate,
                  "the candidate bench binary (the same one: an A/A check; default with --candidate-filter: the base)");
@@ -129,7 +131,8 @@ int run_command(int argc, char** argv) {
   ab->add_option("--budget", ab_options.budget, "time budget of the interleaved run, e.g. 90s, 5m (default 120s)");
   ab->add_option("--equivalence", ab_options.equivalence, "margin of 'same' (default 0.02: +/-2%)")
       ->check(kFinite & CLI::Range(0.001, 0.5));
-  ab->add_option("--blocks", ab_options.blocks_per_pair, "interleaved block pairs per worker pair (default 4)")
+  ab->add_option("--blocks", ab_options.blocks_per_pair,
+                 "interleaved block pairs per worker pair (default 2: one of each order)")
       ->check(CLI::Range(1, 100));
   ab->add_option("--base-filter", ab_options.base_filter,
                  "two variants of one binary: --benchmark_filter of the base's benchmarks (with --candidate-filter)");

@@ -121,7 +121,8 @@ void write_flag_legend(std::ostream& out, const ReportModel& model) {
 }
 
 void write_results(std::ostream& out, const ReportModel& model) {
-  out << "## Results\n\nMedians with their 95% intervals.\n\n";
+  out << "## Results\n\nMedians with their 95% intervals, each within one process (the spread between processes "
+         "is not in it: `gbx ab` measures it).\n\n";
   for (const auto& run : model.runs) {
     if (model.runs.size() > 1) out << "### Run " << text(run.label) << "\n\n";
     write_results_table(out, run);

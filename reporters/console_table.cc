@@ -140,7 +140,8 @@ void ConsoleTable::print_footer() {
   }
   out_ << ", at most " << max_time << " s per benchmark, cache " << to_string(protocol_.cache)
        << ", samples of at least " << protocol_.batch_resolution_factor
-       << " timer resolutions (batched when hot); median and BCa bootstrap 95% CI per run\n";
+       << " timer resolutions (batched when hot); median and BCa bootstrap 95% CI per run, "
+          "within one process (gbx ab measures between processes)\n";
   const std::string legend = flag_legend(std::vector<std::string>(flags_shown_.begin(), flags_shown_.end()));
   if (!legend.empty()) out_ << "flags:\n" << legend;
   out_ << std::flush;
