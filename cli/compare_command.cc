@@ -1,6 +1,7 @@
 #include "cli/compare_command.h"
 
 #include "report/comparison_markdown.h"
+#include "report/pr_comment.h"
 
 #include <algorithm>
 #include <cmath>
@@ -9,18 +10,17 @@
 #include <ostream>
 #include <sstream>
 
-#include "record/record_reader.h"
-#include "text/escape.h"
-#include "text/format.h"
 #include "analysis/run_analysis.h"
+#include "cli/terminal_colour.h"
+#include "record/record_reader.h"
 #include "stats/bootstrap.h"
 #include "stats/comparison.h"
-#include "cli/terminal_colour.h"
+#include "text/escape.h"
+#include "text/format.h"
 
 namespace gbx::tools {
 
 namespace {
-
 
 nlohmann::json interval_json(const BootstrapResult& b) {
   if (!b.interval) return nullptr;
@@ -62,13 +62,12 @@ void print_console(std::ostream& out, const std::vector<ComparisonRow>& rows, bo
   for (const auto& row : rows) out << terminal_text(row.sentence) << "\n";
 }
 
-
 }  // namespace
-
 
 int compare_records(const CompareOptions& options, std::ostream& out, std::ostream& err) {
   if (options.format != "console" && options.format != "markdown" && options.format != "json") {
-    err << options.tool << ": invalid value '" << options.format << "' for --format: expected console, markdown or json\n";
+    err << options.tool << ": invalid value '" << options.format
+        << "' for --format: expected console, markdown or json\n";
     return 2;
   }
   LoadedRecord base;
@@ -100,7 +99,8 @@ int report_comparison(const CompareOptions& options, const LoadedRecord& base, c
   const auto& rows = comparison.rows;
   const auto& differences = comparison.differences;
   if (rows.empty()) {
-    err << options.tool << ": " << options.base << " and " << options.candidate << " have no benchmark name in common\n";
+    err << options.tool << ": " << options.base << " and " << options.candidate
+        << " have no benchmark name in common\n";
     return 2;
   }
   const bool compatible = comparison.compatible();
@@ -168,7 +168,11 @@ int report_comparison(const CompareOptions& options, const LoadedRecord& base, c
     out << j.dump(2) << "\n";
   } else {
     if (options.format == "markdown") {
-      print_comparison_markdown(out, comparison);
+      // The pull-request comment, as gbx report writes it for two records (report/pr_comment.h).
+      const ComparisonComment comment =
+          comparison_comment(comparison, options.base, options.candidate, kGithubCommentLimit - 1500);
+      out << comment.verdict << left_out_note(comment.left_out) << comment.body;
+      return gate_exit_code(verdicts);
     } else {
       print_console(out, rows, options.colour);
     }
