@@ -45,7 +45,9 @@ int main(int argc, char** argv) {
     entries.back().memory = 4096.0 * static_cast<double>(1 + (b * 7) % 10);
     entries.back().processes = processes;
   }
-  const std::string created = "2026-12-01T0" + std::to_string(seed % 10) + ":00:00Z";
+  // One minute per seed, so that a history of many records sorts by seed.
+  char created[32];
+  std::snprintf(created, sizeof created, "2026-12-01T%02u:%02u:00Z", (seed / 60) % 24, seed % 60);
   std::ofstream out(argv[3]);
   out << report_test::gbx_record(entries, "scale-" + std::to_string(seed), created).dump();
   if (!out) {
