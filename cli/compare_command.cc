@@ -1,6 +1,7 @@
 #include "cli/compare_command.h"
 
 #include "report/comparison_markdown.h"
+#include "report/pr_comment.h"
 
 #include <algorithm>
 #include <cmath>
@@ -177,7 +178,11 @@ int report_comparison(const CompareOptions& options, const LoadedRecord& base, c
     out << j.dump(2) << "\n";
   } else {
     if (options.format == "markdown") {
-      print_comparison_markdown(out, comparison);
+      // The pull-request comment, as gbx report writes it for two records (report/pr_comment.h).
+      const ComparisonComment comment =
+          comparison_comment(comparison, options.base, options.candidate, kGithubCommentLimit - 1500);
+      out << comment.verdict << left_out_note(comment.left_out) << comment.body;
+      return gate_exit_code(verdicts);
     } else {
       print_console(out, rows, options.colour);
     }

@@ -182,18 +182,6 @@ int run_command(int argc, char** argv) {
                      "a node_modules directory with vega and vega-lite (default: $GBX_REPORT_ASSETS, else "
                      "report/node_modules)");
 
-  gbx::tools::ExportOptions export_options;
-  CLI::App* export_ = app.add_subcommand(
-      "export", "Write records for a dashboard (bencher, github-action-benchmark, conbench): 0 written, 2 bad input");
-  export_->add_option("RECORD", export_options.inputs, "the JSON records")->required();
-  export_->add_option("--format", export_options.format, "bencher, github-action-benchmark or conbench")->required();
-  export_
-      ->add_option("-o,--output", export_options.output,
-                   "the file, written atomically; for github-action-benchmark a prefix of two files")
-      ->required();
-  export_->add_option("--repository", export_options.repository, "conbench: https://github.com/ORG/REPO");
-  export_->add_option("--run-reason", export_options.run_reason, "conbench: the run's reason (commit, pull-request)");
-
   gbx::tools::TrendOptions trend_options;
   CLI::App* trend = app.add_subcommand(
       "trend",
@@ -238,6 +226,18 @@ int run_command(int argc, char** argv) {
   slurm->add_option("BENCH", slurm_options.bench, "after --: the bench binary and its flags");
 
   CLI::App* version = app.add_subcommand("version", "Print gbx's version, source commit and Google Benchmark version");
+
+  gbx::tools::ExportOptions export_options;
+  CLI::App* export_ = app.add_subcommand(
+      "export", "Write records for a dashboard (bencher, github-action-benchmark, conbench): 0 written, 2 bad input");
+  export_->add_option("RECORD", export_options.inputs, "the JSON records")->required();
+  export_->add_option("--format", export_options.format, "bencher, github-action-benchmark or conbench")->required();
+  export_
+      ->add_option("-o,--output", export_options.output,
+                   "the file, written atomically; for github-action-benchmark a prefix of two files")
+      ->required();
+  export_->add_option("--repository", export_options.repository, "conbench: https://github.com/ORG/REPO");
+  export_->add_option("--run-reason", export_options.run_reason, "conbench: the run's reason (commit, pull-request)");
 
   // CLI11 takes an unknown word for a stray argument, or asks for a subcommand without naming it.
   const std::vector<std::string> names = subcommand_names(app);

@@ -13,6 +13,7 @@
 
 #include "record/atomic_file.h"
 #include "record/record_reader.h"
+#include "report/history_page.h"
 #include "report/html_report.h"
 #include "report/markdown_report.h"
 #include "report/report_model.h"
@@ -112,7 +113,8 @@ int write_report(const ReportOptions& options, std::ostream& out, std::ostream& 
 
   std::string content;
   if (options.format == "html") {
-    content = html_report(model, assets);
+    // Many records are a history, not runs to read one by one (report/history_page.h).
+    content = model.runs.size() >= kHistoryRuns ? history_page(model, assets) : html_report(model, assets);
   } else {
     std::ostringstream text;
     write_markdown_report(text, model);

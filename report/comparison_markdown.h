@@ -1,12 +1,14 @@
 #pragma once
 
-#include <iosfwd>
+#include <string>
 
 #include "analysis/record_comparison.h"
 
 namespace gbx::tools {
 
-// The Markdown table of the rows and their sentences, as `gbx compare --format=markdown` prints them.
-void print_comparison_markdown(std::ostream& out, const Comparison& comparison);
+// The comparison table's header (two lines, each ending in a newline) and one row, as the
+// pull-request comment (report/pr_comment.h) lists them.
+extern const char* const kComparisonTableHeader;
+std::string comparison_row_markdown(const ComparisonRow& row);
 
 }  // namespace gbx::tools

@@ -1,12 +1,14 @@
 #include "report/markdown_report.h"
 
 #include "report/comparison_markdown.h"
+#include "report/pr_comment.h"
 
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
 #include <optional>
 #include <ostream>
+#include <sstream>
 #include <string>
 #include <vector>
 
@@ -18,6 +20,9 @@
 namespace gbx::tools {
 
 namespace {
+
+// The summary lists this many slower benchmarks at most; the comparison holds them all.
+constexpr std::size_t kSummaryItems = 5;
 
 // Record text (names, host, branch, command) is data: see text/escape.h.
 std::string text(const std::string& raw) { return markdown_text(raw); }
@@ -154,7 +159,11 @@ void write_summary(std::ostream& out, const ReportModel& model) {
     }
     out << "- " << slower.size() << " slower and " << faster << " faster than " << text(model.runs[0].label)
         << (model.comparison->compatible() ? "" : " (**the records are not compatible**)") << "\n";
-    for (const auto* row : slower) out << "  - " << text(row->sentence) << "\n";
+    // A few, as the HTML summary: the comparison below lists them all.
+    for (std::size_t i = 0; i < slower.size() && i < kSummaryItems; ++i)
+      out << "  - " << text(slower[i]->sentence) << "\n";
+    if (slower.size() > kSummaryItems)
+      out << "  - and " << slower.size() - kSummaryItems << " more in the comparison\n";
   }
   bool any = false;
   for (const auto& group : model.pareto) {
@@ -199,30 +208,6 @@ void write_pareto(std::ostream& out, const ReportModel& model) {
     }
     out << "\n" << text(pareto_sentence(*group)) << "\n\n";
   }
-}
-
-void write_comparison(std::ostream& out, const ReportModel& model) {
-  const Comparison& comparison = *model.comparison;
-  const RunReport& base = model.runs[0];
-  const RunReport& candidate = model.runs[1];
-  out << "## Comparison: " << text(candidate.label) << " against " << text(base.label) << "\n\n"
-      << "Base " << code(base.path) << ", candidate " << code(candidate.path) << ": the ratio is candidate / base.\n\n";
-  if (!comparison.compatible()) {
-    out << "> **Warning: the records are not compatible**, so this is not a sound comparison. These facts differ:\n";
-    for (const auto& d : comparison.differences) {
-      out << "> - " << text(d.what) << ": base " << code(d.base) << ", candidate " << code(d.candidate) << "\n";
-    }
-    out << "\n";
-  }
-  if (comparison.rows.empty()) {
-    out << "The records have no benchmark name in common.\n\n";
-  } else {
-    print_comparison_markdown(out, comparison);
-  }
-  for (const auto& name : comparison.only_in_base) out << "- only in the base: " << code(name) << "\n";
-  for (const auto& name : comparison.only_in_candidate) out << "- only in the candidate: " << code(name) << "\n";
-  if (comparison.fewer_facts) out << "\nNote: " << kFewerFactsNote << ".\n";
-  out << "\n";
 }
 
 void write_trend(std::ostream& out, const ReportModel& model) {
@@ -272,19 +257,61 @@ void write_trend(std::ostream& out, const ReportModel& model) {
   if (any) out << "\n";
 }
 
+template <typename Write>
+std::string captured(Write write) {
+  std::ostringstream text;
+  write(text);
+  return text.str();
+}
+
+void write_environment(std::ostream& out, const ReportModel& model) {
+  out << "## Environment and protocol\n\n";
+  for (const auto& run : model.runs) write_run_details(out, run);
+}
+
+// Two records: a pull-request comment (report/pr_comment.h), within GitHub's limit. The verdict comes
+// first; then the sections in the usual order, each kept whole when it fits, the comparison's rows
+// before the per-run tables, which the comment can do without.
+void write_comparison_report(std::ostream& out, const ReportModel& model) {
+  const std::string title = "# gbx report\n\n";
+  const std::string summary = captured([&](std::ostream& o) { write_summary(o, model); });
+  const std::string environment = captured([&](std::ostream& o) { write_environment(o, model); });
+  constexpr std::size_t kReserve = 1500;  // the verdict and the note of what was left out
+  const std::size_t fixed = title.size() + summary.size() + environment.size() + kReserve;
+  const std::size_t room = fixed < kGithubCommentLimit ? kGithubCommentLimit - fixed : 0;
+  ComparisonComment comment = comparison_comment(*model.comparison, model.runs[0].label, model.runs[1].label, room);
+  std::size_t left = room - std::min(room, comment.body.size());
+  const auto optional = [&](std::string section, const std::string& what) {
+    if (section.size() <= left) {
+      left -= section.size();
+      return section;
+    }
+    if (!section.empty()) comment.left_out.push_back(what);
+    return std::string();
+  };
+  const std::string pareto = optional(captured([&](std::ostream& o) { write_pareto(o, model); }), "the Pareto fronts");
+  const std::string results =
+      optional(captured([&](std::ostream& o) { write_results(o, model); }), "the per-run results tables");
+  const std::string load = optional(model.load_knees.empty() ? "" : model.load_knees + "\n", "the load section");
+  out << title << comment.verdict << left_out_note(comment.left_out) << summary << results << comment.body << pareto
+      << load << environment;
+}
+
 }  // namespace
 
 void write_markdown_report(std::ostream& out, const ReportModel& model) {
+  if (model.comparison) {
+    write_comparison_report(out, model);
+    return;
+  }
   // The results first, as in the HTML report (issue 14); environment and protocol last.
   out << "# gbx report\n\n";
   write_summary(out, model);
   write_results(out, model);
-  if (model.comparison) write_comparison(out, model);
   if (!model.trends.empty()) write_trend(out, model);
   write_pareto(out, model);
   if (!model.load_knees.empty()) out << model.load_knees << "\n";  // "## Load", already escaped
-  out << "## Environment and protocol\n\n";
-  for (const auto& run : model.runs) write_run_details(out, run);
+  write_environment(out, model);
 }
 
 }  // namespace gbx::tools
