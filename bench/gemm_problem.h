@@ -7,10 +7,8 @@
 #include <string>
 #include <vector>
 
-#include "model/accuracy.h"
-#include "extensions/fixture.h"
-#include "extensions/reference_cache.h"
-#include "model/span.h"
+#include <gbx/gbx.h>
+
 #include "kernels/gemm.h"
 
 namespace gbx::bench {

@@ -8,7 +8,7 @@
 #include <cstdint>
 #include <vector>
 
-#include "extensions/fixture.h"
+#include <gbx/gbx.h>
 
 namespace gbx::bench {
 
