@@ -226,8 +226,8 @@ LoadedRecord read_record(nlohmann::json json, const std::string& path, SealRequi
     if (const auto axes = g.find("axes"); axes != g.end() && axes->is_object()) {
       loaded.axes = axes->dump();
       loaded.problem_axes = *axes;
-      for (const auto& name : g.value("variant_axes", nlohmann::json::array())) {
-        if (name.is_string()) loaded.problem_axes.erase(name.get<std::string>());
+      for (const auto& axis : g.value("variant_axes", nlohmann::json::array())) {
+        if (axis.is_string()) loaded.problem_axes.erase(axis.get<std::string>());
       }
     }
     loaded.protocol["problem"] = loaded.problem;
