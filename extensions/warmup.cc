@@ -3,8 +3,8 @@
 #include <algorithm>
 #include <cmath>
 
-#include "model/interrupt.h"
 #include "extensions/measurement.h"
+#include "model/interrupt.h"
 #include "stats/statistics.h"
 
 namespace gbx {

@@ -6,8 +6,8 @@
 #include <string>
 
 #include "extensions/fixture.h"
-#include "model/interrupt.h"
 #include "extensions/load/thread_pool.h"
+#include "model/interrupt.h"
 
 namespace gbx {
 

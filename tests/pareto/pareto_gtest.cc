@@ -333,7 +333,6 @@ TEST(Pareto, TheResultDependsOnTheDataAndSeedOnly) {
   EXPECT_EQ(first, again);
 }
 
-
 // A swept benchmark (the short form): the problem is the tuple of the axes that are not the variant's,
 // so two tile sizes are two variants of one problem, and the group says which axes named it.
 TEST(ParetoFromRecord, SweptProblemIsTheTupleOfNonVariantAxes) {
