@@ -2,8 +2,8 @@
 // kernels, timed on the device and, for one of them, end to end.
 #include <string>
 
-#include "extensions/cuda_check.h"
-#include "extensions/cuda_fixture.h"
+#include <gbx/gbx.h>
+
 #include "kernels/copy_cuda.h"
 
 namespace {

@@ -2,9 +2,10 @@
 // each checked against a float64 product. Shapes are capped to what runs in seconds on a CPU.
 #include <vector>
 
+#include <gbx/gbx.h>
+
 #include "bench/gemm_problem.h"
 #include "bench/load_sweep.h"
-#include "extensions/fixture.h"
 #include "kernels/gemm.h"
 
 namespace {

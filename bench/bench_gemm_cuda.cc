@@ -3,9 +3,10 @@
 #include <memory>
 #include <vector>
 
+#include <gbx/gbx.h>
+
 #include "bench/gemm_problem.h"
 #include "bench/load_sweep.h"
-#include "extensions/cuda_fixture.h"
 #include "kernels/gemm.h"
 #include "kernels/gemm_cublas.h"
 #include "kernels/gemm_cuda.h"

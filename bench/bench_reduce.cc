@@ -2,9 +2,9 @@
 // checked against the float64 sum.
 #include <string>
 
+#include <gbx/gbx.h>
+
 #include "bench/load_sweep.h"
-#include "extensions/fixture.h"
-#include "extensions/reference_cache.h"
 #include "kernels/reduce.h"
 
 namespace {

@@ -3,9 +3,9 @@
 #include <string>
 #include <vector>
 
+#include <gbx/gbx.h>
+
 #include "bench/load_sweep.h"
-#include "extensions/cuda_fixture.h"
-#include "extensions/reference_cache.h"
 #include "kernels/reduce.h"
 #include "kernels/reduce_cuda.h"
 

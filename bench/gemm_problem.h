@@ -7,11 +7,9 @@
 #include <string>
 #include <vector>
 
-#include "extensions/fixture.h"
-#include "extensions/reference_cache.h"
+#include <gbx/gbx.h>
+
 #include "kernels/gemm.h"
-#include "model/accuracy.h"
-#include "model/span.h"
 
 namespace gbx::bench {
 

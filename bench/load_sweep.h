@@ -10,7 +10,7 @@
 #include <cstdint>
 #include <vector>
 
-#include "extensions/fixture.h"
+#include <gbx/gbx.h>
 
 namespace gbx::bench {
 

@@ -66,7 +66,7 @@ struct BackendOf<CudaState> {
 };
 }  // namespace detail
 
-inline ShortBenchmark* bench(void (*function)(CudaState&), const std::string& name) {
+inline ShortBenchmark* short_bench(void (*function)(CudaState&), const std::string& name) {
   return add_short_benchmark(std::make_unique<ShortBenchmark>(
       name, "", std::vector<std::pair<std::string, detail::MakeFixture>>{{"", detail::make_for(function)}}));
 }

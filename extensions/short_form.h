@@ -218,7 +218,7 @@ class ShortBenchmark {
 // Adds a registration to those register_short_benchmarks() will make.
 ShortBenchmark* add_short_benchmark(std::unique_ptr<ShortBenchmark> benchmark);
 
-inline ShortBenchmark* bench(void (*function)(State&), const std::string& name) {
+inline ShortBenchmark* short_bench(void (*function)(State&), const std::string& name) {
   return add_short_benchmark(std::make_unique<ShortBenchmark>(
       name, "", std::vector<std::pair<std::string, detail::MakeFixture>>{{"", detail::make_for(function)}}));
 }
@@ -268,8 +268,9 @@ ShortBenchmark* bench_types(const std::string& name, Pick pick) {
 }  // namespace gbx
 
 // GBX_BENCH(function, "family/variant")->pow2_axis("n", 10, 24, 2);
-#define GBX_BENCH(function, name) \
-  [[maybe_unused]] static ::gbx::ShortBenchmark* GBX_CONCAT(gbx_short_, __COUNTER__) = ::gbx::bench(function, name)
+#define GBX_BENCH(function, name)                                                      \
+  [[maybe_unused]] static ::gbx::ShortBenchmark* GBX_CONCAT(gbx_short_, __COUNTER__) = \
+      ::gbx::short_bench(function, name)
 // GBX_BENCH_TYPES(function_template, "family/variant", float, double): a type axis "T".
 #define GBX_BENCH_TYPES(function, name, ...)                                           \
   [[maybe_unused]] static ::gbx::ShortBenchmark* GBX_CONCAT(gbx_short_, __COUNTER__) = \

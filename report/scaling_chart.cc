@@ -2,7 +2,9 @@
 
 #include <algorithm>
 #include <cmath>
+#include <limits>
 #include <map>
+#include <optional>
 #include <set>
 
 namespace gbx {
@@ -47,7 +49,7 @@ json layer(const std::string& axis, bool log_x, const std::string& field, const 
 
 json chart_spec(const Group& group) {
   json values = json::array();
-  double smallest = INFINITY;
+  double smallest = std::numeric_limits<double>::infinity();
   double largest = 0.0;
   std::string unit;
   for (const Point& p : group.points) {

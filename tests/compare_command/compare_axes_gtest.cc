@@ -6,6 +6,7 @@
 
 #include "analysis/record_comparison.h"
 #include "record/record_reader.h"
+#include "tests/support/complete_record.h"
 
 namespace {
 
@@ -31,16 +32,16 @@ gbx::LoadedRecord record(const nlohmann::json& benchmarks) {
   nlohmann::json json = {{"context", {{"caches", nlohmann::json::array()}}},
                          {"benchmarks", benchmarks},
                          {"gbx", {{"schema_version", 1}, {"protocol", {{"cache", "hot"}}}}}};
-  return gbx::read_record(json, "test", gbx::SealRequirement::not_yet_sealed);
+  return gbx::read_record(gbx_test::complete_record(json), "test", gbx::SealRequirement::not_yet_sealed);
 }
 
 TEST(CompareByAxes, SamePointMatchesWhateverTheNameSays) {
   const nlohmann::json small = {{"n", 1024}, {"T", "float"}};
   const nlohmann::json large = {{"n", 4096}, {"T", "float"}};
-  const auto base =
-      record({entry("sweep/loop/n:1024/T:float", small, 1.0), entry("sweep/loop/n:4096/T:float", large, 1.0)});
-  const auto candidate =
-      record({entry("sweep/loop/T:float/n:4096", large, 2.0), entry("sweep/loop/T:float/n:1024", small, 1.0)});
+  const auto base = record(nlohmann::json::array(
+      {entry("sweep/loop/n:1024/T:float", small, 1.0), entry("sweep/loop/n:4096/T:float", large, 1.0)}));
+  const auto candidate = record(nlohmann::json::array(
+      {entry("sweep/loop/T:float/n:4096", large, 2.0), entry("sweep/loop/T:float/n:1024", small, 1.0)}));
   const auto comparison = gbx::tools::compare_loaded(base, candidate, 0.02, 0.05);
   EXPECT_TRUE(comparison.only_in_base.empty());
   EXPECT_TRUE(comparison.only_in_candidate.empty());
@@ -54,8 +55,8 @@ TEST(CompareByAxes, SamePointMatchesWhateverTheNameSays) {
 }
 
 TEST(CompareByAxes, AnotherPointDoesNotMatch) {
-  const auto base = record({entry("sweep/loop/n:1024", {{"n", 1024}}, 1.0)});
-  const auto candidate = record({entry("sweep/loop/n:1024", {{"n", 2048}}, 1.0)});
+  const auto base = record(nlohmann::json::array({entry("sweep/loop/n:1024", {{"n", 1024}}, 1.0)}));
+  const auto candidate = record(nlohmann::json::array({entry("sweep/loop/n:1024", {{"n", 2048}}, 1.0)}));
   const auto comparison = gbx::tools::compare_loaded(base, candidate, 0.02, 0.05);
   EXPECT_TRUE(comparison.rows.empty());
   EXPECT_EQ(comparison.only_in_base.size(), 1u);
