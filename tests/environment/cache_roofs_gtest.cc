@@ -47,6 +47,17 @@ TEST(CacheRoofs, MeasuredRoofsStandInWhereTheFactsGiveNone) {
   EXPECT_TRUE(in_l2.above_peak.empty()) << in_l2.above_peak;
 }
 
+TEST(CacheRoofs, AMeasuredRoofBelowTheLevelUnderItIsRaisedToIt) {
+  // L2 read below DRAM (a loaded machine): raised to DRAM's 10 GB/s, and L1 (5 GB/s) with it.
+  const std::vector<BandwidthRoof> measured = {{"L1", 32 << 10, 5e9, "measured in the test", true},
+                                               {"L2", 1 << 20, 3e9, "measured in the test", true}};
+  const Peak p = cpu_peak_from_facts(without_clock(), dram_calibration(), measured);
+  ASSERT_EQ(p.roofs.size(), 3u);
+  EXPECT_DOUBLE_EQ(p.roofs[1].bytes_per_second, 10e9);
+  EXPECT_DOUBLE_EQ(p.roofs[0].bytes_per_second, 10e9);
+  EXPECT_NE(p.roofs[1].source.find("raised"), std::string::npos) << p.roofs[1].source;
+}
+
 TEST(CacheRoofs, FactsWinWhereTheyGiveTheRoofs) {
   CpuFacts f = without_clock();
   f.max_hz = 3e9;
