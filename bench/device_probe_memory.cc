@@ -63,6 +63,16 @@ void probe_memory(ProbeResult& result) {
                                    l2_roof / 1e12, "TB/s",
                                    "above the DRAM peak (" + std::to_string(dram / 1e12) + " TB/s)",
                                    dram > 0.0 && l2_roof > dram, "the most any working set up to L2/2 read"));
+  const auto l2_fact = std::find_if(peak.roofs.begin(), peak.roofs.end(),
+                                    [](const gbx::BandwidthRoof& roof) { return roof.level == "L2"; });
+  if (l2_fact != peak.roofs.end()) {
+    result.figures.push_back(checked("L2 read bandwidth, fraction of the L2 roof from facts",
+                                     l2_roof / l2_fact->bytes_per_second, "x", "<= 1 (" + l2_fact->source + ")",
+                                     l2_roof <= l2_fact->bytes_per_second));
+  } else {
+    result.figures.push_back(not_measured("L2 read bandwidth, fraction of the L2 roof from facts", "x", "<= 1",
+                                          "gbx has no L2 roof for this architecture"));
+  }
   result.figures.push_back(checked("largest working set read >= 1.2x faster hot than flushed", gap_closes_at / kMiB,
                                    "MiB", "between 1/4 and 2 times the L2 (" + mib(l2_bytes) + ")",
                                    gap_closes_at >= 0.25 * l2_bytes && gap_closes_at <= 2.0 * l2_bytes,

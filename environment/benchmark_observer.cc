@@ -26,6 +26,11 @@ std::optional<double> EnvironmentObserver::gpu_joules() {
   std::string why;
   const auto millijoules = nvml_->total_energy_mj(device_, why);
   if (!millijoules) return std::nullopt;
+  if (last_gpu_mj_ && *millijoules > *last_gpu_mj_) {
+    const unsigned long long step = *millijoules - *last_gpu_mj_;
+    if (!smallest_gpu_step_mj_ || step < *smallest_gpu_step_mj_) smallest_gpu_step_mj_ = step;
+  }
+  last_gpu_mj_ = millijoules;
   return static_cast<double>(*millijoules) * 1e-3;
 }
 
@@ -35,6 +40,8 @@ void EnvironmentObserver::benchmark_started(const std::optional<std::array<unsig
   gpu_benchmark_ = gpu_uuid.has_value();
   device_ = nullptr;
   gpu_unavailable_.clear();
+  last_gpu_mj_.reset();
+  smallest_gpu_step_mj_.reset();
   if (gpu_benchmark_) {
     if (!nvml_) nvml_ = std::make_unique<NvmlSession>();
     unsigned char bytes[16];
@@ -43,6 +50,7 @@ void EnvironmentObserver::benchmark_started(const std::optional<std::array<unsig
     if (device_) {
       std::string why;
       if (nvml_->total_energy_mj(device_, why)) {
+        // The counter's unit until a step is seen (benchmark_finished puts the measured one in).
         gpu_tally_.emplace(kNvmlEnergy, 1e-3);
       } else {
         gpu_unavailable_ = why;
@@ -86,6 +94,9 @@ Observations EnvironmentObserver::benchmark_finished() {
   active_ = false;
   if (gpu_benchmark_) {
     seen.gpu_energy = gpu_tally_ ? gpu_tally_->result() : energy_unavailable(kNvmlEnergy, gpu_unavailable_);
+    if (gpu_tally_ && smallest_gpu_step_mj_) {
+      seen.gpu_energy->resolution_joules = static_cast<double>(*smallest_gpu_step_mj_) * 1e-3;
+    }
     if (sampler_) {
       const double period = std::chrono::duration<double>(options_.clock_period).count();
       seen.clocks = summarize_clocks(sampler_->stop(), period);

@@ -40,6 +40,10 @@ class EnvironmentObserver final : public BenchmarkObserver {
   std::string gpu_unavailable_;
   std::unique_ptr<PowercapMeter> powercap_;
   std::optional<EnergyTally> gpu_tally_;
+  // The GPU energy counter's resolution, measured: the smallest rise between two of this benchmark's
+  // readings (NVML counts in mJ, but the counter moves in far larger steps, tens of ms apart).
+  std::optional<unsigned long long> last_gpu_mj_;
+  std::optional<unsigned long long> smallest_gpu_step_mj_;
   std::optional<EnergyTally> cpu_tally_;
   std::unique_ptr<ClockSampler> sampler_;
   bool gpu_benchmark_ = false;

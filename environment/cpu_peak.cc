@@ -58,6 +58,16 @@ Peak cpu_peak_from_facts(const CpuFacts& facts, const Peak& calibrated,
 
   if (!cache_roofs_from_facts(facts)) {
     peak.roofs = calibrated_cache_roofs;
+    // A level nearer the core is never slower than the one below it: a measured roof that reads
+    // lower (noise, a loaded machine) is raised to the next one's, DRAM's included.
+    double below = calibrated.bytes_per_second.value_or(0.0);
+    for (auto roof = peak.roofs.rbegin(); roof != peak.roofs.rend(); ++roof) {
+      if (roof->bytes_per_second < below) {
+        roof->bytes_per_second = below;
+        roof->source += "; raised to the level below's, which read faster";
+      }
+      below = roof->bytes_per_second;
+    }
   } else {
     // Nominal per-core rates: two loads and one store of the vector width per cycle into L1 (Haswell
     // and Zen 2 on), one 64-byte line per cycle from L2, half a line from L3. Upper bounds.

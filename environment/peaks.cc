@@ -197,20 +197,27 @@ std::vector<BandwidthRoof> calibrate_cache_roofs(const std::vector<CacheLevel>& 
     const std::size_t repeats = std::max<std::size_t>(1, (std::size_t{32} << 20) / half);
     std::vector<std::vector<char>> from(threads, std::vector<char>(half, 1));
     std::vector<std::vector<char>> to(threads, std::vector<char>(half, 0));
+    // Each thread times its own copies, and the rates add up: a thread the scheduler holds back
+    // on a loaded machine then lowers the sum by its own share only.
     double best = 0.0;
-    for (int round = 0; round < 3; ++round) {
-      const double seconds = on_all_threads(threads, [&](unsigned t) {
+    for (int round = 0; round < 5; ++round) {
+      std::vector<double> rates(threads, 0.0);
+      on_all_threads(threads, [&](unsigned t) {
+        const auto start = Clock::now();
         for (std::size_t r = 0; r < repeats; ++r) {
           std::memcpy(to[t].data(), from[t].data(), half);
           // Keeps the copies from being merged or dropped: each one's destination is read back.
           from[t][r % half] = static_cast<char>(to[t][(r * 7) % half] + 1);
         }
+        rates[t] = 2.0 * static_cast<double>(half) * static_cast<double>(repeats) / seconds_since(start);
       });
-      best = std::max(best, 2.0 * static_cast<double>(half) * static_cast<double>(repeats) * threads / seconds);
+      double sum = 0.0;
+      for (const double rate : rates) sum += rate;
+      best = std::max(best, sum);
     }
     roofs.push_back({"L" + std::to_string(cache.level), cache.bytes, best,
                      "calibrated: memcpy within " + std::to_string(2 * half / 1024) + " KiB per thread on " +
-                         std::to_string(threads) + " threads (best of 3), as no fact gives this level's bandwidth",
+                         std::to_string(threads) + " threads (best of 5), as no fact gives this level's bandwidth",
                      true});
   }
   return roofs;
@@ -289,8 +296,25 @@ std::optional<PeakClock> sustained_tensor_clock(const std::string& name, int maj
   return std::nullopt;
 }
 
+std::optional<std::pair<double, std::string>> l2_bytes_per_clock(int major, int minor) {
+  // NVIDIA's A100 whitepaper (table 3): L2 read bandwidth 5120 bytes/clk for A100, 2048 for V100.
+  // NVIDIA publishes none for Hopper; microbenchmarks read H100's L2 at well under 5120 bytes/clk
+  // (about 5.5-7 TB/s near 1.8 GHz), so A100's figure stands as its upper bound.
+  if (major == 7 && minor == 0) return std::make_pair(2048.0, std::string("V100: 2048 bytes/clk (A100 whitepaper)"));
+  if (major == 8 && minor == 0) return std::make_pair(5120.0, std::string("A100: 5120 bytes/clk (A100 whitepaper)"));
+  if (major == 9 && minor == 0) {
+    return std::make_pair(5120.0, std::string("Hopper: at most A100's 5120 bytes/clk (NVIDIA publishes no figure)"));
+  }
+  return std::nullopt;
+}
+
 Peak gpu_peak(const GpuFacts& facts) {
   Peak peak;
+  const auto l2 = l2_bytes_per_clock(facts.major, facts.minor);
+  if (l2 && facts.l2_bytes > 0 && facts.max_clock_hz > 0.0) {
+    peak.roofs.push_back({"L2", facts.l2_bytes, l2->first * facts.max_clock_hz,
+                          l2->second + " x the highest SM clock (cudaDevAttrClockRate)", false});
+  }
   if (facts.memory_clock_hz > 0.0 && facts.bus_bits > 0) {
     peak.bytes_per_second = 2.0 * facts.memory_clock_hz * facts.bus_bits / 8.0;
     peak.roofs.push_back({"DRAM", std::nullopt, *peak.bytes_per_second,
@@ -322,13 +346,14 @@ Peak gpu_peak() {
     peak.unavailable = "no usable CUDA device";
     return peak;
   }
-  int memory_khz = 0, bus_bits = 0, sms = 0, clock_khz = 0, major = 0, minor = 0;
+  int memory_khz = 0, bus_bits = 0, sms = 0, clock_khz = 0, major = 0, minor = 0, l2_bytes = 0;
   const bool read = cudaDeviceGetAttribute(&memory_khz, cudaDevAttrMemoryClockRate, device) == cudaSuccess &&
                     cudaDeviceGetAttribute(&bus_bits, cudaDevAttrGlobalMemoryBusWidth, device) == cudaSuccess &&
                     cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device) == cudaSuccess &&
                     cudaDeviceGetAttribute(&clock_khz, cudaDevAttrClockRate, device) == cudaSuccess &&
                     cudaDeviceGetAttribute(&major, cudaDevAttrComputeCapabilityMajor, device) == cudaSuccess &&
-                    cudaDeviceGetAttribute(&minor, cudaDevAttrComputeCapabilityMinor, device) == cudaSuccess;
+                    cudaDeviceGetAttribute(&minor, cudaDevAttrComputeCapabilityMinor, device) == cudaSuccess &&
+                    cudaDeviceGetAttribute(&l2_bytes, cudaDevAttrL2CacheSize, device) == cudaSuccess;
   cudaDeviceProp properties{};
   if (!read || cudaGetDeviceProperties(&properties, device) != cudaSuccess) {
     peak.unavailable = "the device's attributes could not be read";
@@ -342,6 +367,7 @@ Peak gpu_peak() {
   facts.max_clock_hz = clock_khz * 1e3;
   facts.memory_clock_hz = memory_khz * 1e3;
   facts.bus_bits = bus_bits;
+  facts.l2_bytes = l2_bytes;
   peak = gpu_peak(facts);
 #else
   peak.unavailable = "gbx was built without CUDA";

@@ -6,6 +6,7 @@
 #include <map>
 #include <optional>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "environment/cpu_facts.h"
@@ -46,15 +47,22 @@ struct GpuFacts {
   double max_clock_hz = 0.0;     // cudaDevAttrClockRate: the highest SM clock
   double memory_clock_hz = 0.0;  // cudaDevAttrMemoryClockRate
   int bus_bits = 0;              // cudaDevAttrGlobalMemoryBusWidth
+  std::int64_t l2_bytes = 0;     // cudaDevAttrL2CacheSize
 };
 
 // GPU: bandwidth from the memory clock and bus width (two transfers per clock), FLOP/s from the
 // SM count, a clock, and a per-architecture table of FLOP per SM per clock for each precision.
+// Roofs: L2 (capacity the L2's size, l2_bytes_per_clock at the highest SM clock) where the table
+// knows the architecture, then DRAM, so that a working set held in L2 is judged against the L2.
 // The clock is the highest SM clock, except for the tf32, fp16 and bf16 tensor peaks of the SKUs
 // for which NVIDIA publishes them at a lower sustained clock (sustained_tensor_clock_hz).
 Peak gpu_peak(const GpuFacts& facts);
 // The same for the current device; unavailable, with the reason, without one.
 Peak gpu_peak();
+
+// The whole L2's read bandwidth in bytes per clock for compute capability major.minor (an upper
+// bound), with its source; absent when unknown.
+std::optional<std::pair<double, std::string>> l2_bytes_per_clock(int major, int minor);
 
 // FLOP per SM per clock, dense, for compute capability major.minor; absent when unknown.
 std::optional<double> flops_per_sm_per_clock(int major, int minor, const std::string& precision);

@@ -1,6 +1,6 @@
-// Where no fact gives the cache levels' bandwidth (the clock unknown, as on a VM without cpufreq),
-// roofs measured per level stand in: a cache-resident copy is judged against its level's roof,
-// not the DRAM roof alone.
+// Roofs below DRAM. CPU: where no fact gives the cache levels' bandwidth (the clock unknown, as on
+// a VM without cpufreq), roofs measured per level stand in. GPU: an L2 roof from facts. Either way a
+// cache-resident working set is judged against its level's roof, not the DRAM roof alone.
 #include <gtest/gtest.h>
 
 #include <string>
@@ -47,6 +47,17 @@ TEST(CacheRoofs, MeasuredRoofsStandInWhereTheFactsGiveNone) {
   EXPECT_TRUE(in_l2.above_peak.empty()) << in_l2.above_peak;
 }
 
+TEST(CacheRoofs, AMeasuredRoofBelowTheLevelUnderItIsRaisedToIt) {
+  // L2 read below DRAM (a loaded machine): raised to DRAM's 10 GB/s, and L1 (5 GB/s) with it.
+  const std::vector<BandwidthRoof> measured = {{"L1", 32 << 10, 5e9, "measured in the test", true},
+                                               {"L2", 1 << 20, 3e9, "measured in the test", true}};
+  const Peak p = cpu_peak_from_facts(without_clock(), dram_calibration(), measured);
+  ASSERT_EQ(p.roofs.size(), 3u);
+  EXPECT_DOUBLE_EQ(p.roofs[1].bytes_per_second, 10e9);
+  EXPECT_DOUBLE_EQ(p.roofs[0].bytes_per_second, 10e9);
+  EXPECT_NE(p.roofs[1].source.find("raised"), std::string::npos) << p.roofs[1].source;
+}
+
 TEST(CacheRoofs, FactsWinWhereTheyGiveTheRoofs) {
   CpuFacts f = without_clock();
   f.max_hz = 3e9;
@@ -70,6 +81,50 @@ TEST(CacheRoofs, TheCalibrationMeasuresEveryKnownLevel) {
     EXPECT_TRUE(roof.calibrated);
     EXPECT_NE(roof.source.find("memcpy"), std::string::npos) << roof.source;
   }
+}
+
+}  // namespace
+}  // namespace gbx
+
+namespace gbx {
+namespace {
+
+GpuFacts h200() {
+  GpuFacts f;
+  f.name = "NVIDIA H200";
+  f.major = 9;
+  f.minor = 0;
+  f.sms = 132;
+  f.max_clock_hz = 1.98e9;
+  f.memory_clock_hz = 2.619e9;
+  f.bus_bits = 6144;
+  f.l2_bytes = 60 << 20;
+  return f;
+}
+
+TEST(GpuRoofs, AnL2ResidentWorkingSetIsJudgedAgainstTheL2Roof) {
+  const Peak p = gpu_peak(h200());
+  ASSERT_EQ(p.roofs.size(), 2u);
+  EXPECT_EQ(p.roofs[0].level, "L2");
+  EXPECT_EQ(p.roofs[0].capacity_bytes, std::int64_t{60} << 20);
+  EXPECT_DOUBLE_EQ(p.roofs[0].bytes_per_second, 5120.0 * 1.98e9);
+  EXPECT_EQ(p.roofs[1].level, "DRAM");
+  // 8 TB/s with a 32 MiB working set: under the L2 roof; the same with 1 GiB is above DRAM's.
+  const Throughput in_l2 = compute_throughput(0.0, 8e12, 1.0, &p, "fp32", 32.0 * (1 << 20));
+  EXPECT_EQ(in_l2.roof, "L2");
+  EXPECT_TRUE(in_l2.above_peak.empty()) << in_l2.above_peak;
+  const Throughput in_dram = compute_throughput(0.0, 8e12, 1.0, &p, "fp32", 1024.0 * (1 << 20));
+  EXPECT_EQ(in_dram.roof, "DRAM");
+  EXPECT_FALSE(in_dram.above_peak.empty());
+}
+
+TEST(GpuRoofs, AnUnknownArchitectureHasTheDramRoofAlone) {
+  GpuFacts f = h200();
+  f.major = 8;
+  f.minor = 9;
+  const Peak p = gpu_peak(f);
+  ASSERT_EQ(p.roofs.size(), 1u);
+  EXPECT_EQ(p.roofs[0].level, "DRAM");
 }
 
 }  // namespace

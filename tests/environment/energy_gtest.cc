@@ -99,6 +99,8 @@ TEST(Observer, MeasuresEnergyPerRunAndFlagsClocksAroundAMeasurement) {
   EXPECT_DOUBLE_EQ(*seen.gpu_energy->joules_per_run, 2.0 / static_cast<double>(m.batch));
   EXPECT_EQ(seen.gpu_energy->runs, 4 * m.batch);
   EXPECT_EQ(seen.gpu_energy->samples, 4);
+  // Measured, not assumed: the counter's smallest step between readings (2 J), not its 1 mJ unit.
+  EXPECT_DOUBLE_EQ(seen.gpu_energy->resolution_joules, 2.0);
   ASSERT_TRUE(seen.cpu_energy);
   EXPECT_FALSE(seen.cpu_energy->joules_per_run);
   EXPECT_NE(seen.cpu_energy->unavailable.find("does not exist"), std::string::npos);
