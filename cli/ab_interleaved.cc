@@ -22,6 +22,7 @@
 #include "stats/statistics.h"
 #include "text/format.h"
 #include "writer/process_merge.h"
+#include "writer/record_finisher.h"
 
 namespace gbx::tools {
 
@@ -158,8 +159,7 @@ nlohmann::json side_record(Side& side, const std::vector<Row>& rows, const nlohm
   for (const auto& b : side.blocks) ab["blocks"].push_back(block_json(b));
   side.header.sections["ab"] = std::move(ab);
   nlohmann::json record = build_process_record(results, merged, side.description.context, side.header);
-  record["gbx"]["pareto"] = pareto_json(pareto_from_record(record));
-  seal_record(record);
+  finish_record(record, interrupted, std::cerr, "gbx ab");
   return record;
 }
 
@@ -476,7 +476,7 @@ int run_interleaved(const AbOptions& given, std::ostream& out, std::ostream& err
   try {
     for (int s = 0; s < 2; ++s) {
       const nlohmann::json record = side_record(sides[s], rows, design, sides[1 - s].header.run_id, signal != 0);
-      write_file_atomically(sides[s].path, record.dump(2) + "\n");
+      write_record(record, {sides[s].path, "", std::nullopt, false}, std::cout);
       err << "gbx ab: " << sides[s].role << " record written to " << sides[s].path << "\n";
     }
   } catch (const std::exception& error) {

@@ -25,7 +25,9 @@ namespace gbx {
 namespace {
 
 void send(int fd, const nlohmann::json& event) {
-  const std::string line = event.dump() + "\n";
+  // argv and the environment may hold any bytes: a description crossing to the parent carries U+FFFD
+  // for an invalid one (the parent's record lists what it replaced itself), never an exception.
+  const std::string line = event.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace) + "\n";
   std::size_t done = 0;
   while (done < line.size()) {
     const ssize_t wrote = ::write(fd, line.data() + done, line.size() - done);

@@ -30,7 +30,7 @@ std::int64_t monotonic_ns() {
 }
 
 void send(int fd, const nlohmann::json& event) {
-  const std::string line = event.dump() + "\n";
+  const std::string line = event.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace) + "\n";
   std::size_t done = 0;
   while (done < line.size()) {
     const ssize_t wrote = ::write(fd, line.data() + done, line.size() - done);
