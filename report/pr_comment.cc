@@ -125,6 +125,11 @@ ComparisonComment comparison_comment(const Comparison& comparison, const std::st
         if (!room.add(comparison_row_markdown(*row))) break;
         ++kept;
       }
+      // Their sentences too, as far as they fit: a reader who opens the list sees why each is the same.
+      if (kept > 0) room.add("\n");
+      for (std::size_t i = 0; i < kept; ++i) {
+        if (!room.add("- " + markdown_text(same[i]->sentence) + "\n")) break;
+      }
       body += "\n</details>\n\n";
     }
     if (kept < same.size()) comment.left_out.push_back(std::to_string(same.size() - kept) + " same rows");
