@@ -22,9 +22,9 @@
 
 namespace gbx {
 
-namespace {
+namespace {}  // namespace
 
-void send(int fd, const nlohmann::json& event) {
+void send_event(int fd, const nlohmann::json& event) {
   // argv and the environment may hold any bytes: a description crossing to the parent carries U+FFFD
   // for an invalid one (the parent's record lists what it replaced itself), never an exception.
   const std::string line = event.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace) + "\n";
@@ -36,8 +36,6 @@ void send(int fd, const nlohmann::json& event) {
     done += static_cast<std::size_t>(wrote);
   }
 }
-
-}  // namespace
 
 nlohmann::json google_benchmark_context() {
   std::ostringstream text;
@@ -61,7 +59,7 @@ int run_child(int fd) {
   install_interrupt_handlers();
   for (const auto& name : names) {
     if (interrupt_requested()) break;
-    send(fd, {{"event", "start"}, {"name", name}});
+    send_event(fd, {{"event", "start"}, {"name", name}});
     GbxReporter reporter(nullptr, nullptr);
     reporter.set_analyze(false);  // the parent analyses every process's samples together
     benchmark::RunSpecifiedBenchmarks(&reporter, exact_filter(name));
@@ -81,17 +79,17 @@ int run_child(int fd) {
     const bool failed = std::any_of(reporter.entries().begin(), reporter.entries().end(), [](const auto& entry) {
       return entry && !entry->error.empty() && !entry->skipped;
     });
-    send(fd, {{"event", "done"}, {"name", name}, {"rows", std::move(rows)}});
+    send_event(fd, {{"event", "done"}, {"name", name}, {"rows", std::move(rows)}});
     // A failure may leave the process unfit for what follows (a sticky CUDA error poisons the
     // context for good): the rest of the order continues in a fresh process.
     if (failed && &name != &names.back()) {
-      send(fd, {{"event", "restart"}});
+      send_event(fd, {{"event", "restart"}});
       break;
     }
   }
   benchmark::Shutdown();
   if (interrupt_requested()) {
-    send(fd, {{"event", "interrupted"}, {"signal", interrupt_signal()}});
+    send_event(fd, {{"event", "interrupted"}, {"signal", interrupt_signal()}});
     return 128 + interrupt_signal();
   }
   return 0;
@@ -103,7 +101,7 @@ int run_describe(int fd, const std::vector<std::string>& command) {
   const Peak gpu = gpu_peak();
   nlohmann::json environment = capture_environment(start, command);
   environment["peaks"] = {{"cpu", peak_json(cpu)}, {"gpu", peak_json(gpu)}};
-  send(fd, {{"context", google_benchmark_context()}, {"environment", std::move(environment)}});
+  send_event(fd, {{"context", google_benchmark_context()}, {"environment", std::move(environment)}});
   return 0;
 }
 

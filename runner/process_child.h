@@ -9,6 +9,10 @@
 
 namespace gbx {
 
+// One JSON event, one line, on the descriptor to the parent; invalid UTF-8 goes as U+FFFD, and a
+// parent that is gone ends the write quietly.
+void send_event(int fd, const nlohmann::json& event);
+
 // Google Benchmark's `context` object for this process, as its JSON reporter writes it.
 nlohmann::json google_benchmark_context();
 

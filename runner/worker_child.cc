@@ -29,17 +29,6 @@ std::int64_t monotonic_ns() {
   return static_cast<std::int64_t>(now.tv_sec) * 1000000000LL + now.tv_nsec;
 }
 
-void send(int fd, const nlohmann::json& event) {
-  const std::string line = event.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace) + "\n";
-  std::size_t done = 0;
-  while (done < line.size()) {
-    const ssize_t wrote = ::write(fd, line.data() + done, line.size() - done);
-    if (wrote < 0 && errno == EINTR) continue;
-    if (wrote <= 0) return;  // the parent is gone; nothing left to tell
-    done += static_cast<std::size_t>(wrote);
-  }
-}
-
 // One block: the declared protocol with exactly `samples` samples and no adaptive stopping, so that
 // both sides of a pair take the same number, and a time bound that cannot cut a block short.
 nlohmann::json run_block(const Protocol& declared, const std::string& name, std::int64_t samples, bool& interrupted) {
@@ -89,11 +78,11 @@ int run_worker(int fd) {
   ::prctl(PR_SET_PDEATHSIG, SIGKILL);  // a parent killed outright leaves no worker running on
   install_interrupt_handlers();
   const Protocol declared = active_protocol();
-  send(fd, {{"event", "ready"}, {"pid", ::getpid()}});
+  send_event(fd, {{"event", "ready"}, {"pid", ::getpid()}});
   for (std::string line; !interrupt_requested() && std::getline(std::cin, line);) {
     const auto order = nlohmann::json::parse(line, nullptr, false);
     if (!order.is_object() || !order.contains("name") || !order["name"].is_string()) {
-      send(fd, {{"event", "error"}, {"message", "not an order: " + line.substr(0, 200)}});
+      send_event(fd, {{"event", "error"}, {"message", "not an order: " + line.substr(0, 200)}});
       continue;
     }
     const std::int64_t samples = std::max<std::int64_t>(1, order.value("samples", std::int64_t{5}));
@@ -101,10 +90,10 @@ int run_worker(int fd) {
     nlohmann::json answer = run_block(declared, order["name"].get<std::string>(), samples, interrupted);
     if (interrupted || interrupt_requested()) break;  // a block cut short is not reported
     answer["block"] = order.value("block", std::int64_t{-1});
-    send(fd, answer);
+    send_event(fd, answer);
   }
   if (interrupt_requested()) {
-    send(fd, {{"event", "interrupted"}, {"signal", interrupt_signal()}});
+    send_event(fd, {{"event", "interrupted"}, {"signal", interrupt_signal()}});
     return 128 + interrupt_signal();
   }
   return 0;
