@@ -40,13 +40,19 @@ constexpr std::int64_t kMinPairs = 3;
 constexpr double kBlockSamplingSeconds = 0.03;
 constexpr std::int64_t kMinBlockSamples = 5;
 constexpr std::int64_t kMaxBlockSamples = 200;
+// A block after the first of its worker reuses the setup (the fixture is held between blocks), so its
+// warm-up only refills the caches the other side's block evicted: about this long, at least one run,
+// never more than declared.
+constexpr double kBlockWarmupSeconds = 0.01;
 
 // One row of the comparison: a benchmark both sides list, or a base variant and a candidate variant.
 struct Row {
   std::string label;
   std::string names[2];  // base's, candidate's
   std::int64_t samples = kMinBlockSamples;
-  double block_seconds = 0.0;  // one block, both sides alike
+  std::int64_t warmup = 0;     // warm-up runs of a block (0: the declared)
+  double setup_seconds = 0.0;  // a worker's first block of the row: its setup and full warm-up
+  double block_seconds = 0.0;  // one block after it, both sides alike
   bool active = true;
   std::string failure;
   SequentialRow sequential;  // its state across looks (stats/sequential.h)
@@ -116,6 +122,7 @@ nlohmann::json rows_section(const std::vector<Row>& rows, int side) {
     out.push_back({{"name", r.label},
                    {"benchmark", r.names[side]},
                    {"samples_per_block", r.samples},
+                   {"warmup_runs_per_block", r.warmup},
                    {"stopped_at_pairs", r.stopped_at},
                    {"difference_critical", r.sequential.difference_critical},
                    {"equivalence_critical", r.sequential.equivalence_critical},
@@ -166,7 +173,7 @@ nlohmann::json side_record(Side& side, const std::vector<Row>& rows, const nlohm
 double pair_seconds(const std::vector<Row>& rows, std::int64_t blocks, double startup) {
   double total = startup;
   for (const auto& r : rows) {
-    if (r.active) total += 2.0 * static_cast<double>(blocks) * r.block_seconds;
+    if (r.active) total += 2.0 * (r.setup_seconds + static_cast<double>(blocks) * r.block_seconds);
   }
   return total;
 }
@@ -313,7 +320,8 @@ int run_interleaved(const AbOptions& given, std::ostream& out, std::ostream& err
   int pilot_signal = 0;
   for (auto& row : rows) {
     const Clock::time_point at = Clock::now();
-    WorkerBlock pilot = sides[0].worker->run_block(row.names[0], kMinBlockSamples, options.benchmark_timeout_seconds);
+    WorkerBlock pilot =
+        sides[0].worker->run_block(row.names[0], kMinBlockSamples, 0, options.benchmark_timeout_seconds);
     const double wall = seconds_since(at);
     if (pilot.status == WorkerBlock::Status::interrupted || interrupt_requested()) {
       pilot_signal = interrupt_requested() ? interrupt_signal() : SIGINT;
@@ -336,8 +344,16 @@ int run_interleaved(const AbOptions& given, std::ostream& out, std::ostream& err
                                           static_cast<std::int64_t>(std::ceil(kBlockSamplingSeconds / sample_wall)),
                                           kMinBlockSamples, kMaxBlockSamples)
                                     : kMinBlockSamples;
-    const double fixed = std::max(0.0, wall - static_cast<double>(kMinBlockSamples) * sample_wall);
-    row.block_seconds = fixed + static_cast<double>(row.samples) * sample_wall;
+    const std::int64_t declared_warmup = line.protocol.warmup_auto ? 0 : line.protocol.warmup_runs;
+    row.warmup = sample_wall > 0.0 && declared_warmup > 0
+                     ? std::clamp<std::int64_t>(static_cast<std::int64_t>(std::ceil(kBlockWarmupSeconds / sample_wall)),
+                                                1, declared_warmup)
+                     : 0;
+    // The pilot paid the setup, the declared warm-up and the accuracy check's run; a held block pays
+    // its short warm-up and its samples.
+    const double held_runs = static_cast<double>((row.warmup > 0 ? row.warmup : declared_warmup) + row.samples);
+    row.setup_seconds = std::max(0.0, wall - static_cast<double>(kMinBlockSamples) * sample_wall);
+    row.block_seconds = held_runs * sample_wall;
   }
   const std::int64_t blocks = options.blocks_per_pair;
   const std::int64_t cap = options.processes_given ? options.processes : kMaxPairs;
@@ -390,7 +406,8 @@ int run_interleaved(const AbOptions& given, std::ostream& out, std::ostream& err
         for (int k = 0; k < 2 && row.active; ++k) {
           Side& side = sides[(first + k) % 2];
           const int s = (first + k) % 2;
-          WorkerBlock got = side.worker->run_block(row.names[s], row.samples, options.benchmark_timeout_seconds);
+          WorkerBlock got =
+              side.worker->run_block(row.names[s], row.samples, row.warmup, options.benchmark_timeout_seconds);
           if (got.status == WorkerBlock::Status::interrupted) {
             signal = got.signal != 0 ? got.signal : SIGINT;
             break;
@@ -466,6 +483,7 @@ int run_interleaved(const AbOptions& given, std::ostream& out, std::ostream& err
       {"budget_seconds", *budget},
       {"wall_seconds", seconds_since(started)},
       {"blocks_per_pair", blocks},
+      {"setup", "once per worker and benchmark: a worker's later blocks of it reuse the setup, with a short warm-up"},
       {"equivalence", options.equivalence},
       {"noise_band", options.noise_band},
       {"spending", "O'Brien-Fleming-type (Lan-DeMets), repeated confidence intervals (stats/sequential.h)"},

@@ -116,6 +116,13 @@ class FixtureBase : protected Backend {
   }
   void enable_load(LoadPlan plan) { load_plan_ = std::make_shared<LoadPlan>(std::move(plan)); }
 
+  // A worker's blocks (runner/worker_child.h): with keep on, a class-form fixture stays set up after a
+  // measurement, and the next call with the same arguments measures again without setup() and without
+  // the accuracy check (the record keeps the first call's); any other call, or release_held(), tears it
+  // down first. The short form (whose setup is the measurement), rotation and failures never hold.
+  static void keep_setup_between_calls(bool keep);
+  static void release_held();
+
  protected:
   FixtureBase() = default;
 
@@ -185,6 +192,13 @@ class FixtureBase : protected Backend {
   std::size_t rotation_copies_ = 0;
   std::size_t rotation_next_ = 0;
   bool measured_ = false;                 // measure_after_setup ran in this call
+  bool reusing_setup_ = false;            // this call measures a held setup (keep_setup_between_calls)
+  std::vector<std::int64_t> held_args_;   // the held setup's arguments
+  RunRecord held_record_;                 // and its first call's record: declarations and accuracy
+  void tear_down_held() noexcept;
+  void measure_held(benchmark::State& state);
+  // The call's end: the record to the sample channel, and Google Benchmark's one iteration (or skip).
+  void publish_call(benchmark::State& state, const std::string& failure);
   std::function<void()> poison_hook_;     // the short form's check: what to poison
   std::function<Accuracy()> check_hook_;  // and how to compare
   std::string family_;

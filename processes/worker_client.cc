@@ -104,7 +104,8 @@ Worker::Read Worker::read_line(std::string& line, double timeout_seconds) {
   }
 }
 
-WorkerBlock Worker::run_block(const std::string& name, std::int64_t samples, double timeout_seconds) {
+WorkerBlock Worker::run_block(const std::string& name, std::int64_t samples, std::int64_t warmup,
+                              double timeout_seconds) {
   WorkerBlock block;
   if (!alive_ || !lost_.empty()) {
     block.status = WorkerBlock::Status::failed;
@@ -113,7 +114,7 @@ WorkerBlock Worker::run_block(const std::string& name, std::int64_t samples, dou
     return block;
   }
   const std::int64_t id = next_block_++;
-  const nlohmann::json order = {{"block", id}, {"name", name}, {"samples", samples}};
+  const nlohmann::json order = {{"block", id}, {"name", name}, {"samples", samples}, {"warmup", warmup}};
   const bool sent = write_all(child_.input, order.dump() + "\n");
   for (;;) {
     std::string line;

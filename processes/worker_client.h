@@ -30,10 +30,11 @@ class Worker {
   Worker(const Worker&) = delete;
   Worker& operator=(const Worker&) = delete;
 
-  // Runs one block of `samples` samples of benchmark `name`. timeout_seconds > 0: a block that runs
-  // longer has its worker killed and is failed with that cause. A SIGINT/SIGTERM to this process is
-  // passed on (the worker stops at its next sample) and the block comes back interrupted.
-  WorkerBlock run_block(const std::string& name, std::int64_t samples, double timeout_seconds);
+  // Runs one block of `samples` samples of benchmark `name`, after at most `warmup` warm-up runs (0:
+  // the declared warm-up). timeout_seconds > 0: a block that runs longer has its worker killed and is
+  // failed with that cause. A SIGINT/SIGTERM to this process is passed on (the worker stops at its next
+  // sample) and the block comes back interrupted.
+  WorkerBlock run_block(const std::string& name, std::int64_t samples, std::int64_t warmup, double timeout_seconds);
 
   bool alive() const { return alive_; }
   std::int64_t pid() const { return pid_; }

@@ -7,10 +7,12 @@
 #include <csignal>
 #include <ctime>
 
+#include <algorithm>
 #include <cerrno>
 #include <iostream>
 #include <nlohmann/json.hpp>
 
+#include "extensions/fixture.h"
 #include "model/interrupt.h"
 #include "model/protocol.h"
 #include "processes/shard.h"
@@ -31,10 +33,14 @@ std::int64_t monotonic_ns() {
 
 // One block: the declared protocol with exactly `samples` samples and no adaptive stopping, so that
 // both sides of a pair take the same number, and a time bound that cannot cut a block short.
-nlohmann::json run_block(const Protocol& declared, const std::string& name, std::int64_t samples, bool& interrupted) {
+// warmup > 0: the block's warm-up runs, when the declared warm-up is a fixed count (the parent sizes
+// it to the block; a block after the first of its setup needs only its caches refilled).
+nlohmann::json run_block(const Protocol& declared, const std::string& name, std::int64_t samples,
+                         std::int64_t warmup, bool& interrupted) {
   Protocol block = declared;
   block.min_samples = samples;
   block.max_samples = samples;
+  if (warmup > 0 && !block.warmup_auto) block.warmup_runs = std::min(block.warmup_runs, warmup);
   block.target_rel_ci = 0.0;
   block.max_time_seconds = std::max(block.max_time_seconds, 3600.0);
   set_active_protocol(block);
@@ -78,6 +84,9 @@ int run_worker(int fd) {
   ::prctl(PR_SET_PDEATHSIG, SIGKILL);  // a parent killed outright leaves no worker running on
   install_interrupt_handlers();
   const Protocol declared = active_protocol();
+  // Consecutive blocks of one benchmark share its setup: a block then costs its warm-up and samples,
+  // not an allocation and a fill of its inputs each time (docs/compare-ab.md).
+  FixtureBase::keep_setup_between_calls(true);
   send_event(fd, {{"event", "ready"}, {"pid", ::getpid()}});
   for (std::string line; !interrupt_requested() && std::getline(std::cin, line);) {
     const auto order = nlohmann::json::parse(line, nullptr, false);
@@ -86,12 +95,14 @@ int run_worker(int fd) {
       continue;
     }
     const std::int64_t samples = std::max<std::int64_t>(1, order.value("samples", std::int64_t{5}));
+    const std::int64_t warmup = order.value("warmup", std::int64_t{0});
     bool interrupted = false;
-    nlohmann::json answer = run_block(declared, order["name"].get<std::string>(), samples, interrupted);
+    nlohmann::json answer = run_block(declared, order["name"].get<std::string>(), samples, warmup, interrupted);
     if (interrupted || interrupt_requested()) break;  // a block cut short is not reported
     answer["block"] = order.value("block", std::int64_t{-1});
     send_event(fd, answer);
   }
+  FixtureBase::keep_setup_between_calls(false);  // tears down what is held, before the statics go
   if (interrupt_requested()) {
     send_event(fd, {{"event", "interrupted"}, {"signal", interrupt_signal()}});
     return 128 + interrupt_signal();

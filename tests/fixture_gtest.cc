@@ -100,6 +100,36 @@ GBX_BENCHMARK(Faulty<Fault::interrupt_in_run>, "fixture", "interrupted")->Arg(3)
 GBX_BENCHMARK(Healthy, "fixture", "healthy")->Arg(3);
 GBX_BENCHMARK(Noisy, "fixture", "noisy")->Arg(3);
 
+// A healthy fixture with an accuracy check that counts its calls: a held setup skips the check.
+class Checked : public gbx_test::SimulatedCpuFixture {
+ public:
+  static int& checks() {
+    static int c = 0;
+    return c;
+  }
+  static int& setups() {
+    static int c = 0;
+    return c;
+  }
+
+ protected:
+  gbx_test::SimulatedTimer& simulated() override { return sim_; }
+  void setup(const benchmark::State&) override {
+    ++setups();
+    declare_problem("checked");
+    declare_accuracy("exact", 0.0);
+  }
+  void poison_outputs() override {}
+  gbx::Accuracy check_output() override {
+    ++checks();
+    return gbx::Accuracy{};
+  }
+
+ private:
+  gbx_test::SimulatedTimer sim_ = gbx_test::SimulatedTimer::constant(1e-3);
+};
+GBX_BENCHMARK(Checked, "fixture", "checked")->Arg(3)->Arg(5);
+
 class FixtureFailures : public ::testing::Test {
  protected:
   void SetUp() override {
@@ -249,6 +279,50 @@ TEST_F(FixtureFailures, HealthyFixtureStagesRunOncePerCall) {
   EXPECT_EQ(after.setup - before.setup, 1);
   EXPECT_EQ(after.teardown - before.teardown, 1);
   EXPECT_EQ(after.release - before.release, 1);
+}
+
+// --- a worker's held setup (keep_setup_between_calls) ---------------------------------------
+
+TEST_F(FixtureFailures, AHeldSetupServesTheSameBenchmarkAgainAndAnotherTearsItDown) {
+  const Calls before = Healthy::calls();
+  gbx::FixtureBase::keep_setup_between_calls(true);
+  const auto first = gbx_test::run_benchmarks("^fixture/healthy/");
+  const auto second = gbx_test::run_benchmarks("^fixture/healthy/");
+  const Calls held = Healthy::calls();
+  EXPECT_EQ(held.setup - before.setup, 1);
+  EXPECT_EQ(held.teardown - before.teardown, 0);
+  EXPECT_EQ(held.release - before.release, 0);
+  ASSERT_EQ(second.entries.size(), 1u);
+  ASSERT_TRUE(second.entries[0].has_value());
+  EXPECT_EQ(second.entries[0]->problem, "faulty/declared");  // the first call's declarations
+  EXPECT_EQ(second.entries[0]->measurement.samples.size(), static_cast<std::size_t>(kSamples));
+  EXPECT_FALSE(second.any_failed);
+  gbx_test::run_benchmarks("^fixture/noisy/");  // another benchmark: the held one goes first
+  const Calls after = Healthy::calls();
+  EXPECT_EQ(after.teardown - before.teardown, 1);
+  EXPECT_EQ(after.release - before.release, 1);
+  gbx::FixtureBase::keep_setup_between_calls(false);
+}
+
+TEST_F(FixtureFailures, AHeldSetupSkipsTheAccuracyCheckAndOtherArgumentsSetUpAfresh) {
+  const int setups = Checked::setups();
+  const int checks = Checked::checks();
+  gbx::FixtureBase::keep_setup_between_calls(true);
+  gbx_test::run_benchmarks("^fixture/checked/3/");
+  const auto again = gbx_test::run_benchmarks("^fixture/checked/3/");
+  EXPECT_EQ(Checked::setups() - setups, 1);
+  EXPECT_EQ(Checked::checks() - checks, 1);
+  ASSERT_EQ(again.entries.size(), 1u);
+  ASSERT_TRUE(again.entries[0].has_value());
+  ASSERT_TRUE(again.entries[0]->accuracy.has_value());  // the first call's check, kept
+  gbx_test::run_benchmarks("^fixture/checked/5/");
+  EXPECT_EQ(Checked::setups() - setups, 2);
+  EXPECT_EQ(Checked::checks() - checks, 2);
+  gbx::FixtureBase::keep_setup_between_calls(false);
+  // Without keep, every call sets up and checks again.
+  gbx_test::run_benchmarks("^fixture/checked/5/");
+  EXPECT_EQ(Checked::setups() - setups, 3);
+  EXPECT_EQ(Checked::checks() - checks, 3);
 }
 
 // --- adaptive stopping -------------------------------------------------------------------
