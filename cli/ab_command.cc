@@ -8,6 +8,7 @@
 
 #include "analysis/pareto.h"
 #include "cli/ab_interleaved.h"
+#include "cli/ab_output.h"
 #include "cli/compare_command.h"
 #include "model/interrupt.h"
 #include "model/protocol.h"
@@ -162,21 +163,11 @@ int ab_command(const AbOptions& options, std::ostream& out, std::ostream& err) {
   }
   progress.close();
 
-  try {
-    for (int s = 0; s < 2; ++s) {
-      const nlohmann::json record =
-          side_record(sides[s], options, first_in_pair, sides[1 - s].header.run_id, signal != 0);
-      write_record(record, {sides[s].path, "", std::nullopt, false}, std::cout);
-      err << "gbx ab: " << sides[s].role << " record written to " << sides[s].path << "\n";
-    }
-  } catch (const std::exception& error) {
-    err << "gbx ab: cannot write the records: " << error.what() << "\n";
-    return 2;
-  }
-  if (signal != 0) {
-    err << "gbx ab: interrupted by signal " << signal << "; both records keep what finished\n";
-    return 128 + signal;
-  }
+  const std::string paths[2] = {sides[0].path, sides[1].path};
+  const auto ended = write_side_records(
+      [&](int s) { return side_record(sides[s], options, first_in_pair, sides[1 - s].header.run_id, signal != 0); },
+      paths, signal, err);
+  if (ended) return *ended;
   CompareOptions compare;
   compare.base = sides[0].path;
   compare.candidate = sides[1].path;

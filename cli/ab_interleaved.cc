@@ -492,20 +492,11 @@ int run_interleaved(const AbOptions& given, std::ostream& out, std::ostream& err
       {"looks", looks},
       {"only_in_base", only[0]},
       {"only_in_candidate", only[1]}};
-  try {
-    for (int s = 0; s < 2; ++s) {
-      const nlohmann::json record = side_record(sides[s], rows, design, sides[1 - s].header.run_id, signal != 0);
-      write_record(record, {sides[s].path, "", std::nullopt, false}, std::cout);
-      err << "gbx ab: " << sides[s].role << " record written to " << sides[s].path << "\n";
-    }
-  } catch (const std::exception& error) {
-    err << "gbx ab: cannot write the records: " << error.what() << "\n";
-    return 2;
-  }
-  if (signal != 0) {
-    err << "gbx ab: interrupted by signal " << signal << "; both records keep the blocks that finished\n";
-    return 128 + signal;
-  }
+  const std::string paths[2] = {sides[0].path, sides[1].path};
+  const auto ended = write_side_records(
+      [&](int s) { return side_record(sides[s], rows, design, sides[1 - s].header.run_id, signal != 0); }, paths,
+      signal, err);
+  if (ended) return *ended;
   PairedComparison comparison;
   comparison.noise_band = options.noise_band;
   comparison.equivalence = options.equivalence;

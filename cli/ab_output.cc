@@ -2,12 +2,34 @@
 
 #include <cmath>
 #include <cstdio>
+#include <exception>
+#include <iostream>
 #include <ostream>
 
 #include "text/escape.h"
+#include "writer/record_finisher.h"
 #include "text/format.h"
 
 namespace gbx::tools {
+
+std::optional<int> write_side_records(const std::function<nlohmann::json(int)>& record_of, const std::string paths[2],
+                                      int signal, std::ostream& err) {
+  static const char* const roles[2] = {"base", "candidate"};
+  try {
+    for (int s = 0; s < 2; ++s) {
+      write_record(record_of(s), {paths[s], "", std::nullopt, false}, std::cout);
+      err << "gbx ab: " << roles[s] << " record written to " << paths[s] << "\n";
+    }
+  } catch (const std::exception& error) {
+    err << "gbx ab: cannot write the records: " << error.what() << "\n";
+    return 2;
+  }
+  if (signal != 0) {
+    err << "gbx ab: interrupted by signal " << signal << "; both records keep what finished\n";
+    return 128 + signal;
+  }
+  return std::nullopt;
+}
 
 namespace {
 

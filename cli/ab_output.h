@@ -2,6 +2,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include <functional>
 #include <iosfwd>
 #include <optional>
 #include <string>
@@ -23,6 +24,13 @@ struct PairedComparison {
   double equivalence = 0.02;
   nlohmann::json design;  // the gbx.ab facts beside the blocks (budget, looks, blocks per pair)
 };
+
+// Both designs' end: writes each side's record (record_of(0) base, record_of(1) candidate, built and
+// finished by the design) to its path, and says so. Returns the exit code when the run ends here: 2
+// when a record cannot be written, 128 + signal after an interrupt (both records keep what finished);
+// otherwise nullopt, and the comparison goes on.
+std::optional<int> write_side_records(const std::function<nlohmann::json(int)>& record_of, const std::string paths[2],
+                                      int signal, std::ostream& err);
 
 // Prints the comparison (console, markdown or json) and returns the gate's exit code.
 int print_paired(std::ostream& out, const std::string& format, const PairedComparison& comparison,

@@ -9,11 +9,6 @@
 #include "text/escape.h"
 #include "text/format.h"
 
-namespace gbx::embedded {
-extern const std::string_view report_css;  // report/assets/report.css
-extern const std::string_view report_js;   // report/assets/report.js
-}  // namespace gbx::embedded
-
 namespace gbx::tools {
 
 namespace {
@@ -78,19 +73,6 @@ void write_latest_changes(Page& page, const ReportModel& model, const std::vecto
   page << "</tbody></table>\n</section>\n";
 }
 
-// {"chart id": spec, ...}, as the report writes it.
-void write_specs(Page& page, std::vector<Chart>& charts) {
-  page << "<script type=\"application/json\" id=\"gbx-specs\">{";
-  for (std::size_t i = 0; i < charts.size(); ++i) {
-    if (i > 0) page << ',';
-    append_script_text(page.text(), json(charts[i].id).dump(), ScriptContent::json);
-    page << ':';
-    append_script_text(page.text(), charts[i].spec.dump(-1, ' ', false, json::error_handler_t::replace),
-                       ScriptContent::json);
-    charts[i].spec = nullptr;
-  }
-  page << "}</script>\n";
-}
 
 }  // namespace
 
@@ -103,10 +85,8 @@ std::string history_page(const ReportModel& model, const HtmlAssets& assets) {
   Page page(text);
   const RunReport& first = model.runs[model.by_date.front()];
   const RunReport& last = model.runs[model.by_date.back()];
-  page << "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n"
-       << "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n<title>gbx history: "
-       << model.runs.size() << " runs</title>\n<style>" << embedded::report_css << "</style>\n</head>\n<body>\n"
-       << "<h1>gbx history: " << model.runs.size() << " runs, " << model.trends.size() << " benchmarks</h1>\n"
+  html::write_page_start(page, "gbx history: " + std::to_string(model.runs.size()) + " runs");
+  page << "<h1>gbx history: " << model.runs.size() << " runs, " << model.trends.size() << " benchmarks</h1>\n"
        << "<nav><a href=\"#summary\">Summary</a><a href=\"#latest-changes\">Latest changes</a>"
           "<a href=\"#trend\">Each benchmark</a></nav>\n<section id=\"summary\">\n<div class=\"gbx-cards\">";
   std::size_t slower = 0;
@@ -125,14 +105,7 @@ std::string history_page(const ReportModel& model, const HtmlAssets& assets) {
           "oldest first; a dashed rule marks a change point.</p>\n";
   for (const Chart& chart : charts) page << html::chart_container(chart);
   page << "</section>\n";
-  write_specs(page, charts);
-  page << "<script>";
-  append_script_text(text, assets.vega, ScriptContent::code);
-  page << "</script>\n<script>";
-  append_script_text(text, assets.vega_lite, ScriptContent::code);
-  page << "</script>\n<script>";
-  append_script_text(text, std::string(embedded::report_js), ScriptContent::code);
-  page << "</script>\n</body>\n</html>\n";
+  html::write_page_end(page, charts, assets);
   return text;
 }
 

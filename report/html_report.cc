@@ -16,11 +16,6 @@
 #include "text/flag_legend.h"
 #include "text/format.h"
 
-namespace gbx::embedded {
-extern const std::string_view report_css;  // report/assets/report.css
-extern const std::string_view report_js;   // report/assets/report.js
-}  // namespace gbx::embedded
-
 namespace gbx::tools {
 
 namespace {
@@ -192,19 +187,6 @@ void write_pareto(Page& page, const ReportModel& model, const std::vector<Chart>
   page << "</section>\n";
 }
 
-// {"chart id": spec, ...}, each spec written as text once and then dropped.
-void write_specs(Page& page, std::vector<Chart>& charts) {
-  page << "<script type=\"application/json\" id=\"gbx-specs\">{";
-  for (std::size_t i = 0; i < charts.size(); ++i) {
-    if (i > 0) page << ',';
-    append_script_text(page.text(), json(charts[i].id).dump(), ScriptContent::json);
-    page << ':';
-    append_script_text(page.text(), charts[i].spec.dump(-1, ' ', false, json::error_handler_t::replace),
-                       ScriptContent::json);
-    charts[i].spec = nullptr;
-  }
-  page << "}</script>\n";
-}
 
 }  // namespace
 
@@ -217,11 +199,10 @@ std::string html_report(const ReportModel& model, const HtmlAssets& assets) {
   std::vector<Chart> charts = report_charts(model);
   std::string text;
   Page page(text);
-  page << "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n"
-       << "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n<title>gbx report";
-  if (model.runs.size() == 1 && !model.runs[0].run_id.empty()) page << " " << html_text(model.runs[0].run_id);
-  page << "</title>\n<style>" << embedded::report_css
-       << "</style>\n</head>\n<body>\n<h1>gbx report: " << model.runs.size()
+  html::write_page_start(page, model.runs.size() == 1 && !model.runs[0].run_id.empty()
+                                   ? "gbx report " + html_text(model.runs[0].run_id)
+                                   : std::string("gbx report"));
+  page << "<h1>gbx report: " << model.runs.size()
        << (model.runs.size() == 1 ? " run" : " runs") << "</h1>\n<nav>"
        << "<a href=\"#summary\">Summary</a><a href=\"#results\">Results</a>";
   if (model.comparison) page << "<a href=\"#comparison\">Comparison</a>";
@@ -268,14 +249,7 @@ std::string html_report(const ReportModel& model, const HtmlAssets& assets) {
   for (std::size_t i = 0; i < model.runs.size(); ++i) html::write_run_details(page, model.runs[i], i);
   page << "</section>\n";
 
-  write_specs(page, charts);
-  page << "<script>";
-  append_script_text(text, assets.vega, ScriptContent::code);
-  page << "</script>\n<script>";
-  append_script_text(text, assets.vega_lite, ScriptContent::code);
-  page << "</script>\n<script>";
-  append_script_text(text, std::string(embedded::report_js), ScriptContent::code);
-  page << "</script>\n</body>\n</html>\n";
+  html::write_page_end(page, charts, assets);
   return text;
 }
 

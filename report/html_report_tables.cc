@@ -8,7 +8,38 @@
 #include "text/flag_legend.h"
 #include "text/format.h"
 
+namespace gbx::embedded {
+extern const std::string_view report_css;  // report/assets/report.css
+extern const std::string_view report_js;   // report/assets/report.js
+}  // namespace gbx::embedded
+
 namespace gbx::tools::html {
+
+void write_page_start(Page& page, const std::string& title_html) {
+  page << "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n"
+       << "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n<title>" << title_html
+       << "</title>\n<style>" << embedded::report_css << "</style>\n</head>\n<body>\n";
+}
+
+void write_page_end(Page& page, std::vector<Chart>& charts, const HtmlAssets& assets) {
+  using nlohmann::json;
+  page << "<script type=\"application/json\" id=\"gbx-specs\">{";
+  for (std::size_t i = 0; i < charts.size(); ++i) {
+    if (i > 0) page << ',';
+    append_script_text(page.text(), json(charts[i].id).dump(), ScriptContent::json);
+    page << ':';
+    append_script_text(page.text(), charts[i].spec.dump(-1, ' ', false, json::error_handler_t::replace),
+                       ScriptContent::json);
+    charts[i].spec = nullptr;
+  }
+  page << "}</script>\n<script>";
+  append_script_text(page.text(), assets.vega, ScriptContent::code);
+  page << "</script>\n<script>";
+  append_script_text(page.text(), assets.vega_lite, ScriptContent::code);
+  page << "</script>\n<script>";
+  append_script_text(page.text(), std::string(embedded::report_js), ScriptContent::code);
+  page << "</script>\n</body>\n</html>\n";
+}
 
 std::string cell(const std::string& text, const std::string& sort_key, const std::string& title, bool secondary) {
   std::string td = secondary ? "<td class=\"gbx-secondary\"" : "<td";

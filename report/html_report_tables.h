@@ -49,6 +49,12 @@ std::string header_row(const std::vector<Column>& columns);
 std::string chart_container(const Chart& chart);
 std::string interval_text(const std::optional<double>& lower, const std::optional<double>& upper);
 
+// The frame both pages share. The start: the document's head with this title (already HTML text) and
+// the embedded style sheet, then <body>. The end: every chart's spec, written once and then dropped
+// from the charts, the charting libraries and the report's script, then </html>.
+void write_page_start(Page& page, const std::string& title_html);
+void write_page_end(Page& page, std::vector<Chart>& charts, const HtmlAssets& assets);
+
 // One run's results: a row per benchmark, secondary columns hidden.
 void write_benchmark_table(Page& page, const RunReport& run, std::size_t index);
 // One run's environment and protocol, collapsed, and what plain Google Benchmark JSON lacks.

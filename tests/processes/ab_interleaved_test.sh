@@ -142,7 +142,7 @@ sleep 1
 kill -TERM "$parent"
 wait "$parent" && rc=0 || rc=$?
 [[ $rc -eq 143 ]] || { cat "$dir/stop.err"; fail "SIGTERM: exit $rc, not 143"; }
-expect_output "the interruption said" "$dir/stop.err" 'interrupted by signal 15; both records keep the blocks that finished'
+expect_output "the interruption said" "$dir/stop.err" 'interrupted by signal 15; both records keep what finished'
 for record in "$dir"/stop/*.json; do
   "$gbx" verify "$record" >/dev/null || fail "$record is not intact after SIGTERM"
   /usr/bin/python3 -c "
