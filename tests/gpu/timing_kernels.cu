@@ -6,17 +6,6 @@ namespace gbx_test {
 
 namespace {
 
-__device__ std::uint64_t global_timer_ns() {
-  std::uint64_t t;
-  asm volatile("mov.u64 %0, %%globaltimer;" : "=l"(t));
-  return t;
-}
-
-__global__ void spin_for_kernel(std::uint64_t nanoseconds) {
-  const std::uint64_t start = global_timer_ns();
-  while (global_timer_ns() - start < nanoseconds) __nanosleep(static_cast<unsigned>(kSpinStepNanoseconds));
-}
-
 __global__ void read_all_kernel(const float* __restrict__ data, std::size_t count, float* out) {
   float sum = 0.0f;
   const std::size_t stride = std::size_t(gridDim.x) * blockDim.x;
@@ -26,11 +15,6 @@ __global__ void read_all_kernel(const float* __restrict__ data, std::size_t coun
 }
 
 }  // namespace
-
-void launch_spin_for(std::uint64_t nanoseconds, cudaStream_t stream) {
-  spin_for_kernel<<<1, 1, 0, stream>>>(nanoseconds);
-  GBX_CUDA_CHECK(cudaGetLastError());
-}
 
 void launch_read_all(const float* data, std::size_t count, float* out, cudaStream_t stream) {
   read_all_kernel<<<gbx::kernels::grid_stride_blocks(count, 256, 4), 256, 0, stream>>>(data, count, out);

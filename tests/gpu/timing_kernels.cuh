@@ -5,16 +5,14 @@
 #include <cstddef>
 #include <cstdint>
 
+#include "extensions/cuda_spin.h"
+
 namespace gbx_test {
 
-// The longest a spin overshoots its target: __nanosleep(t) sleeps anywhere in [0, 2t], so the loop
-// sleeps in steps of kSpinStepNanoseconds and reads %globaltimer after each.
-constexpr std::uint64_t kSpinStepNanoseconds = 200;
-
-// Spins one thread until the device's global timer has advanced by nanoseconds: a kernel whose
-// duration is known, for checking what the timers measure, and a way to keep a stream busy while
-// the host enqueues what follows (so that a start event is not recorded on an idle stream).
-void launch_spin_for(std::uint64_t nanoseconds, cudaStream_t stream);
+// The kernel of known duration is gbx's own (extensions/cuda_spin.h): the tests time what the fixtures
+// use for their pre-roll.
+using gbx::kSpinStepNanoseconds;
+using gbx::launch_spin_for;
 
 // Reads every float of a buffer once and writes their sum to *out only if it is an impossible value:
 // its time depends on whether the buffer is still in L2.
