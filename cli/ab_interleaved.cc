@@ -352,8 +352,7 @@ int run_interleaved(const AbOptions& given, std::ostream& out, std::ostream& err
     // The pilot paid the setup, the declared warm-up and the accuracy check's run; a held block pays
     // its short warm-up and its samples.
     const double held_runs = static_cast<double>((row.warmup > 0 ? row.warmup : declared_warmup) + row.samples);
-    row.setup_seconds =
-        std::max(0.0, wall - static_cast<double>(declared_warmup + kMinBlockSamples) * sample_wall);
+    row.setup_seconds = std::max(0.0, wall - static_cast<double>(declared_warmup + kMinBlockSamples) * sample_wall);
     row.block_seconds = held_runs * sample_wall;
   }
   const std::int64_t blocks = options.blocks_per_pair;

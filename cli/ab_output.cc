@@ -7,8 +7,8 @@
 #include <ostream>
 
 #include "text/escape.h"
-#include "writer/record_finisher.h"
 #include "text/format.h"
+#include "writer/record_finisher.h"
 
 namespace gbx::tools {
 

@@ -191,10 +191,10 @@ class FixtureBase : protected Backend {
   std::vector<std::unique_ptr<detail::RotatingArray>> rotating_;
   std::size_t rotation_copies_ = 0;
   std::size_t rotation_next_ = 0;
-  bool measured_ = false;                 // measure_after_setup ran in this call
-  bool reusing_setup_ = false;            // this call measures a held setup (keep_setup_between_calls)
-  std::vector<std::int64_t> held_args_;   // the held setup's arguments
-  RunRecord held_record_;                 // and its first call's record: declarations and accuracy
+  bool measured_ = false;                // measure_after_setup ran in this call
+  bool reusing_setup_ = false;           // this call measures a held setup (keep_setup_between_calls)
+  std::vector<std::int64_t> held_args_;  // the held setup's arguments
+  RunRecord held_record_;                // and its first call's record: declarations and accuracy
   void tear_down_held() noexcept;
   void measure_held(benchmark::State& state);
   // The call's end: the record to the sample channel, and Google Benchmark's one iteration (or skip).

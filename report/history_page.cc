@@ -73,7 +73,6 @@ void write_latest_changes(Page& page, const ReportModel& model, const std::vecto
   page << "</tbody></table>\n</section>\n";
 }
 
-
 }  // namespace
 
 std::string history_page(const ReportModel& model, const HtmlAssets& assets) {

@@ -187,7 +187,6 @@ void write_pareto(Page& page, const ReportModel& model, const std::vector<Chart>
   page << "</section>\n";
 }
 
-
 }  // namespace
 
 HtmlAssets read_assets(const std::string& node_modules) {
@@ -202,8 +201,7 @@ std::string html_report(const ReportModel& model, const HtmlAssets& assets) {
   html::write_page_start(page, model.runs.size() == 1 && !model.runs[0].run_id.empty()
                                    ? "gbx report " + html_text(model.runs[0].run_id)
                                    : std::string("gbx report"));
-  page << "<h1>gbx report: " << model.runs.size()
-       << (model.runs.size() == 1 ? " run" : " runs") << "</h1>\n<nav>"
+  page << "<h1>gbx report: " << model.runs.size() << (model.runs.size() == 1 ? " run" : " runs") << "</h1>\n<nav>"
        << "<a href=\"#summary\">Summary</a><a href=\"#results\">Results</a>";
   if (model.comparison) page << "<a href=\"#comparison\">Comparison</a>";
   if (!model.trends.empty()) page << "<a href=\"#trend\">Trend</a>";

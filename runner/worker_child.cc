@@ -35,8 +35,8 @@ std::int64_t monotonic_ns() {
 // both sides of a pair take the same number, and a time bound that cannot cut a block short.
 // warmup > 0: the block's warm-up runs, when the declared warm-up is a fixed count (the parent sizes
 // it to the block; a block after the first of its setup needs only its caches refilled).
-nlohmann::json run_block(const Protocol& declared, const std::string& name, std::int64_t samples,
-                         std::int64_t warmup, bool& interrupted) {
+nlohmann::json run_block(const Protocol& declared, const std::string& name, std::int64_t samples, std::int64_t warmup,
+                         bool& interrupted) {
   Protocol block = declared;
   block.min_samples = samples;
   block.max_samples = samples;
