@@ -240,8 +240,10 @@ ExportRun export_run(const LoadedRecord& record) {
   std::map<std::string, std::string> names;  // dashboard name -> Google Benchmark name
   for (const auto& [name, entries] : groups) {
     if (failed.count(name) > 0) continue;
+    // C++17 lambdas cannot capture a structured binding (clang refuses it; GCC lets it pass).
+    const std::string& wanted = name;
     const auto loaded = std::find_if(record.benchmarks.begin(), record.benchmarks.end(),
-                                     [&](const LoadedBenchmark& b) { return b.name == name; });
+                                     [&wanted](const LoadedBenchmark& b) { return b.name == wanted; });
     if (loaded == record.benchmarks.end() || loaded->samples.empty()) continue;
     ExportedBenchmark b;
     const json& first = object_at(*entries.front(), "gbx");
