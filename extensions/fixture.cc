@@ -302,7 +302,7 @@ void FixtureBase::measure_benchmark(benchmark::State& state, int argument_count)
   record_.memory.device_bytes_unavailable = not_run;
   record_.memory.device_peak_bytes_unavailable = not_run;
   record_.memory.host_peak_bytes_unavailable = not_run;
-  for (int i = 0; i < argument_count; ++i) record_.args.push_back(state.range(static_cast<std::size_t>(i)));
+  record_.args = args;
   // Until setup() declares better, and when it never runs (a skip), the problem is named by its
   // arguments, or by the axes that are not the variant's.
   record_.problem = family_ + (record_.args.empty() ? "" : "/" + args_text(record_.args));

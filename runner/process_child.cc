@@ -22,8 +22,6 @@
 
 namespace gbx {
 
-namespace {}  // namespace
-
 void send_event(int fd, const nlohmann::json& event) {
   // argv and the environment may hold any bytes: a description crossing to the parent carries U+FFFD
   // for an invalid one (the parent's record lists what it replaced itself), never an exception.
