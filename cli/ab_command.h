@@ -29,6 +29,7 @@ struct AbOptions {
   bool interleaved = true;
   std::string budget = "120s";                // --budget: the interleaved run's time budget
   double equivalence = 0.02;                  // --equivalence: the margin of "same"
+  std::string pair_test = "signed-rank";      // --pair-test: across worker pairs, signed-rank or t
   std::int64_t blocks_per_pair = 2;           // --blocks: block pairs per worker pair, one of each order
   std::string base_filter, candidate_filter;  // two variants of one binary (then base == candidate)
   bool processes_given = false;               // --processes given: the most worker pairs

@@ -13,6 +13,7 @@
 #include "analysis/pareto.h"
 #include "analysis/record_comparison.h"
 #include "cli/ab_output.h"
+#include "cli/ab_sides.h"
 #include "model/interrupt.h"
 #include "model/protocol.h"
 #include "processes/process_runner.h"
@@ -28,7 +29,12 @@ namespace gbx::tools {
 
 namespace {
 
+using namespace ab_sides;
 using Clock = std::chrono::steady_clock;
+
+double seconds_since(Clock::time_point start) { return std::chrono::duration<double>(Clock::now() - start).count(); }
+
+std::string seconds_text(double s) { return format_fixed(s, s < 1 ? 2 : s < 10 ? 1 : 0) + " s"; }
 
 // The most worker pairs a run plans (looks after 5, 10, 20, ... and at the last: look_schedule).
 constexpr std::int64_t kMaxPairs = 160;
@@ -38,137 +44,11 @@ constexpr std::int64_t kMinPairs = 3;
 // A block's sampling lasts about this long: short against the drift (seconds), long against a
 // block's fixed cost (its warm-up and batch calibration).
 constexpr double kBlockSamplingSeconds = 0.03;
-constexpr std::int64_t kMinBlockSamples = 5;
 constexpr std::int64_t kMaxBlockSamples = 200;
 // A block after the first of its worker reuses the setup (the fixture is held between blocks), so its
 // warm-up only refills the caches the other side's block evicted: about this long, at least one run,
 // never more than declared.
 constexpr double kBlockWarmupSeconds = 0.01;
-
-// One row of the comparison: a benchmark both sides list, or a base variant and a candidate variant.
-struct Row {
-  std::string label;
-  std::string names[2];  // base's, candidate's
-  std::int64_t samples = kMinBlockSamples;
-  std::int64_t warmup = 0;     // warm-up runs of a block (0: the declared)
-  double setup_seconds = 0.0;  // a worker's first block of the row: its setup and full warm-up
-  double block_seconds = 0.0;  // one block after it, both sides alike
-  bool active = true;
-  std::string failure;
-  SequentialRow sequential;  // its state across looks (stats/sequential.h)
-  std::int64_t stopped_at = 0;
-};
-
-struct Side {
-  std::string role;
-  std::string binary;
-  std::vector<std::string> args;
-  BinaryDescription description;
-  std::unique_ptr<Worker> worker;
-  std::vector<AbBlock> blocks;
-  std::map<std::pair<std::size_t, std::int64_t>, ProcessOutcome> outcomes;  // (row, pair)
-  std::vector<ProcessLaunch> launches;
-  RecordHeader header;
-  std::string path;
-};
-
-double seconds_since(Clock::time_point start) { return std::chrono::duration<double>(Clock::now() - start).count(); }
-
-std::string seconds_text(double s) { return format_fixed(s, s < 1 ? 2 : s < 10 ? 1 : 0) + " s"; }
-
-void start_worker(Side& side, std::int64_t pair, const std::vector<Row>& rows) {
-  side.worker = std::make_unique<Worker>(side.binary, side.args);
-  ProcessLaunch launch;
-  launch.process = pair;
-  launch.pid = side.worker->pid();
-  launch.started_utc = utc_timestamp();
-  for (const auto& row : rows) {
-    if (row.active) launch.order.push_back(row.names[side.role == "base" ? 0 : 1]);
-  }
-  side.launches.push_back(std::move(launch));
-}
-
-// Keeps a block: its samples in the side's record (one process outcome per row and pair) and in gbx.ab.blocks.
-void keep(Side& side, std::size_t row_index, const Row& row, std::int64_t pair, std::int64_t block, int order,
-          WorkerBlock& got) {
-  const int s = side.role == "base" ? 0 : 1;
-  ProcessOutcome& outcome = side.outcomes[{row_index, pair}];
-  outcome.process = pair;
-  outcome.pid = side.worker ? side.worker->pid() : 0;
-  if (outcome.started_utc.empty()) outcome.started_utc = utc_timestamp();
-  if (got.status == WorkerBlock::Status::failed) {
-    outcome.failure = got.failure;
-    outcome.rows.clear();
-    return;
-  }
-  for (auto& parsed : got.rows) {
-    if (!parsed.record) continue;
-    AbBlock kept{row.label, row.names[s], side.role,    pair,       block,
-                 order,     outcome.pid,  got.start_ns, got.end_ns, parsed.record->measurement.samples};
-    side.blocks.push_back(kept);
-    if (outcome.rows.empty()) {
-      outcome.rows.push_back(std::move(parsed));
-    } else if (outcome.rows.front().record) {
-      auto& samples = outcome.rows.front().record->measurement.samples;
-      samples.insert(samples.end(), kept.samples.begin(), kept.samples.end());
-    }
-    break;  // one repetition per block
-  }
-}
-
-nlohmann::json rows_section(const std::vector<Row>& rows, int side) {
-  nlohmann::json out = nlohmann::json::array();
-  for (const auto& r : rows) {
-    out.push_back({{"name", r.label},
-                   {"benchmark", r.names[side]},
-                   {"samples_per_block", r.samples},
-                   {"warmup_runs_per_block", r.warmup},
-                   {"stopped_at_pairs", r.stopped_at},
-                   {"difference_critical", r.sequential.difference_critical},
-                   {"equivalence_critical", r.sequential.equivalence_critical},
-                   {"nominal_alpha", r.sequential.nominal_alpha},
-                   {"p_adjusted", r.sequential.adjusted_p},
-                   {"verdict", r.failure.empty() ? to_string(r.sequential.decision.verdict) : "failed"},
-                   {"failure", r.failure.empty() ? nlohmann::json() : nlohmann::json(r.failure)}});
-  }
-  return out;
-}
-
-nlohmann::json side_record(Side& side, const std::vector<Row>& rows, const nlohmann::json& design,
-                           const std::string& partner, bool interrupted) {
-  const int s = side.role == "base" ? 0 : 1;
-  ProcessRunResults results;
-  std::int64_t pairs = 0;
-  for (const auto& [key, outcome] : side.outcomes) pairs = std::max(pairs, key.second + 1);
-  results.processes = std::max<std::int64_t>(pairs, 1);
-  results.order_seed = design.value("seed", std::uint64_t{0});
-  results.launches = side.launches;
-  for (std::size_t i = 0; i < rows.size(); ++i) {
-    results.names.push_back(rows[i].names[s]);
-    results.outcomes.emplace_back();
-    for (auto& [key, outcome] : side.outcomes) {
-      if (key.first == i) results.outcomes.back().push_back(outcome);
-    }
-  }
-  AnalysisOptions analysis;
-  const Peak cpu = peak_from_json(side.description.environment["peaks"]["cpu"]);
-  const Peak gpu = peak_from_json(side.description.environment["peaks"]["gpu"]);
-  analysis.cpu_peak = &cpu;
-  analysis.gpu_peak = &gpu;
-  const auto merged = merge_process_rows(results, analysis);
-  side.header.interrupted = interrupted;
-  side.header.environment = side.description.environment;
-  nlohmann::json ab = design;
-  ab["role"] = side.role;
-  ab["partner_run_id"] = partner;
-  ab["rows"] = rows_section(rows, s);
-  ab["blocks"] = nlohmann::json::array();
-  for (const auto& b : side.blocks) ab["blocks"].push_back(block_json(b));
-  side.header.sections["ab"] = std::move(ab);
-  nlohmann::json record = build_process_record(results, merged, side.description.context, side.header);
-  finish_record(record, interrupted, std::cerr, "gbx ab");
-  return record;
-}
 
 double pair_seconds(const std::vector<Row>& rows, std::int64_t blocks, double startup) {
   double total = startup;
@@ -220,6 +100,12 @@ int run_interleaved(const AbOptions& given, std::ostream& out, std::ostream& err
     err << "gbx ab: --base-filter and --candidate-filter go together\n";
     return 2;
   }
+  const std::optional<PairTest> test_given = parse_pair_test(options.pair_test);
+  if (!test_given) {
+    err << "gbx ab: invalid value '" << options.pair_test << "' for --pair-test: expected signed-rank or t\n";
+    return 2;
+  }
+  const PairTest test = *test_given;
   std::random_device device;
   const std::uint64_t seed =
       options.seed ? *options.seed : ((static_cast<std::uint64_t>(device()) << 32) ^ device()) & 0xffffffffffffULL;
@@ -308,8 +194,17 @@ int run_interleaved(const AbOptions& given, std::ostream& out, std::ostream& err
   }
   // Pair 0's workers, then a pilot block of each row on the base: the time of a sample and of a
   // block's fixed cost, from which the samples per block and the plan follow. Pilot blocks are not kept.
+  // Each pair's two workers start in a random order (their own engine, so the block orders stay those
+  // of the seed): the one started second finds the machine, and its free memory, in another state, and
+  // base and candidate must stay exchangeable for the signed-rank test's symmetry.
+  std::mt19937_64 launch_coin(seed ^ 0x9e3779b97f4a7c15ULL);
+  const auto start_pair = [&](std::int64_t pair) {
+    const int first = static_cast<int>(launch_coin() >> 63);
+    start_worker(sides[first], pair, rows);
+    start_worker(sides[1 - first], pair, rows);
+  };
   const Clock::time_point startup_at = Clock::now();
-  for (Side& side : sides) start_worker(side, 0, rows);
+  start_pair(0);
   const double startup = seconds_since(startup_at);
   for (Side& side : sides) {
     if (!side.worker->lost_because().empty()) {
@@ -388,9 +283,7 @@ int run_interleaved(const AbOptions& given, std::ostream& out, std::ostream& err
   while (pair < planned && any_active() && signal == 0) {
     const Clock::time_point pair_started = Clock::now();
     const double pair_estimate = pair_seconds(rows, blocks, pair == 0 ? 0.0 : startup);
-    if (pair > 0) {
-      for (Side& side : sides) start_worker(side, pair, rows);
-    }
+    if (pair > 0) start_pair(pair);
     std::vector<std::size_t> order;
     for (std::size_t i = 0; i < rows.size(); ++i) {
       if (rows[i].active) order.push_back(i);
@@ -445,7 +338,8 @@ int run_interleaved(const AbOptions& given, std::ostream& out, std::ostream& err
     }
     std::vector<SequentialRow> state;
     for (const auto& row : rows) state.push_back(row.sequential);
-    sequential_look(by_row, state, ab_design(options.noise_band, options.equivalence, options.fdr, planned), last);
+    sequential_look(by_row, state, ab_design(options.noise_band, options.equivalence, options.fdr, planned, test),
+                    last);
     std::vector<std::string> stopped;
     for (std::size_t i = 0; i < rows.size(); ++i) {
       Row& row = rows[i];
@@ -486,6 +380,7 @@ int run_interleaved(const AbOptions& given, std::ostream& out, std::ostream& err
       {"setup", "once per worker and benchmark: a worker's later blocks of it reuse the setup, with a short warm-up"},
       {"equivalence", options.equivalence},
       {"noise_band", options.noise_band},
+      {"pair_test", to_string(test)},
       {"spending", "O'Brien-Fleming-type (Lan-DeMets), repeated confidence intervals (stats/sequential.h)"},
       {"fdr", options.fdr},
       {"looks", looks},

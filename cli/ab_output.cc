@@ -135,13 +135,17 @@ bool paired_records(const LoadedRecord& base, const LoadedRecord& candidate) {
          candidate.json.value(partner, std::string()) == base.json.value(run, std::string());
 }
 
-PairedComparison paired_from_records(const LoadedRecord& base, const LoadedRecord& candidate) {
+PairedComparison paired_from_records(const LoadedRecord& base, const LoadedRecord& candidate,
+                                     std::optional<PairTest> test) {
   PairedComparison c;
   const nlohmann::json& ab = base.json["gbx"]["ab"];
   c.noise_band = ab.value("noise_band", 0.02);
   c.equivalence = ab.value("equivalence", kDefaultEquivalenceMargin);
   c.design = ab;
   c.design.erase("blocks");
+  if (!test) test = parse_pair_test(ab.value("pair_test", std::string("t")));
+  if (!test) test = PairTest::t;
+  c.design["pair_test"] = to_string(*test);
   c.only_in_base = ab.value("only_in_base", std::vector<std::string>());
   c.only_in_candidate = ab.value("only_in_candidate", std::vector<std::string>());
   std::vector<AbBlock> blocks;
@@ -168,7 +172,7 @@ PairedComparison paired_from_records(const LoadedRecord& base, const LoadedRecor
     looks.push_back({look.value("pairs", std::int64_t{0}), look.value("planned_pairs", std::int64_t{1}),
                      look.value("final", false)});
   }
-  c.rows = replay_looks(names, failures, blocks, looks, c.noise_band, c.equivalence, ab.value("fdr", 0.05));
+  c.rows = replay_looks(names, failures, blocks, looks, c.noise_band, c.equivalence, ab.value("fdr", 0.05), *test);
   return c;
 }
 

@@ -41,6 +41,8 @@ bool paired_records(const LoadedRecord& base, const LoadedRecord& candidate);
 
 // The paired comparison redone from the two records' blocks alone, at the levels the run recorded
 // for each row's last look.
-PairedComparison paired_from_records(const LoadedRecord& base, const LoadedRecord& candidate);
+// test: the test across pairs to use instead of the recorded one (records without one used t).
+PairedComparison paired_from_records(const LoadedRecord& base, const LoadedRecord& candidate,
+                                     std::optional<PairTest> test = std::nullopt);
 
 }  // namespace gbx::tools

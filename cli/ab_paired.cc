@@ -81,24 +81,26 @@ PairedResult result_from(const std::string& name, const SequentialRow& row) {
   return r;
 }
 
-SequentialDesign ab_design(double noise_band, double equivalence, double fdr, std::int64_t planned_pairs) {
+SequentialDesign ab_design(double noise_band, double equivalence, double fdr, std::int64_t planned_pairs,
+                           PairTest test) {
   SequentialDesign design;
   design.looks = look_schedule(static_cast<std::size_t>(std::max<std::int64_t>(planned_pairs, 1)));
   design.options.noise_band = noise_band;
   design.options.equivalence_margin = equivalence;
   design.q = fdr;
+  design.options.test = test;
   return design;
 }
 
 std::vector<PairedResult> replay_looks(const std::vector<std::string>& rows, const std::vector<std::string>& failures,
                                        const std::vector<AbBlock>& blocks, const std::vector<RecordedLook>& looks,
-                                       double noise_band, double equivalence, double fdr) {
+                                       double noise_band, double equivalence, double fdr, PairTest test) {
   std::vector<SequentialRow> state(rows.size());
   for (std::size_t i = 0; i < rows.size(); ++i) state[i].stopped = i < failures.size() && !failures[i].empty();
   for (const auto& look : looks) {
     std::vector<std::vector<WorkerPairBlocks>> pairs;
     for (const auto& row : rows) pairs.push_back(worker_pairs(row, blocks, look.pairs));
-    sequential_look(pairs, state, ab_design(noise_band, equivalence, fdr, look.planned_pairs), look.final_look);
+    sequential_look(pairs, state, ab_design(noise_band, equivalence, fdr, look.planned_pairs, test), look.final_look);
   }
   std::vector<PairedResult> results;
   for (std::size_t i = 0; i < rows.size(); ++i) {

@@ -65,13 +65,15 @@ struct RecordedLook {
 };
 
 // The design of a run: its looks' plan, the spending function, the margins.
-SequentialDesign ab_design(double noise_band, double equivalence, double fdr, std::int64_t planned_pairs);
+SequentialDesign ab_design(double noise_band, double equivalence, double fdr, std::int64_t planned_pairs,
+                           PairTest test = PairTest::signed_rank);
 
 // The run's looks replayed over the records' blocks: what the run decided, redone from the records
 // alone. failures: per row, non-empty when a worker failed it (it is never analysed).
 std::vector<PairedResult> replay_looks(const std::vector<std::string>& rows, const std::vector<std::string>& failures,
                                        const std::vector<AbBlock>& blocks, const std::vector<RecordedLook>& looks,
-                                       double noise_band, double equivalence, double fdr);
+                                       double noise_band, double equivalence, double fdr,
+                                       PairTest test = PairTest::signed_rank);
 
 // The sentence of a row, e.g. "inconclusive: a change of 3.1% or more would have been seen".
 std::string paired_sentence(const PairedResult& result, double noise_band, double equivalence);

@@ -98,7 +98,8 @@ int report_comparison(const CompareOptions& options, const LoadedRecord& base, c
   }
   // Two records of one interleaved `gbx ab` run: the pairing of their blocks decides (cli/ab_output.h).
   if (paired_records(base, candidate) && gate_differences(base.json, candidate.json).empty()) {
-    return print_paired(out, options.format, paired_from_records(base, candidate), options.base, options.candidate);
+    return print_paired(out, options.format, paired_from_records(base, candidate, parse_pair_test(options.pair_test)),
+                        options.base, options.candidate);
   }
   const Comparison comparison = compare_loaded(base, candidate, options.noise_band, options.fdr);
   const auto& rows = comparison.rows;

@@ -18,6 +18,7 @@ struct CompareOptions {
   double fdr = 0.05;                 // Benjamini-Hochberg q
   bool colour = false;               // console verdicts in colour (the gbx tool: on a terminal, without NO_COLOR)
   std::string tool = "gbx compare";  // the prefix of messages: gbx ab compares through here too
+  std::string pair_test;             // two `gbx ab` records: redo the pairs' test with this one (else as recorded)
 };
 
 // `gbx compare BASE CAND`: exit 1 when a benchmark is slower, else 3 when one is unreplicated or

@@ -112,6 +112,10 @@ int run_command(int argc, char** argv) {
   compare
       ->add_option("--noise-band", compare_options.noise_band, "ratios within 1 +/- this are the same (default 0.02)")
       ->check(kFinite & CLI::Range(0.0, 1.0));
+  compare
+      ->add_option("--pair-test", compare_options.pair_test,
+                   "two gbx ab records: redo the test across worker pairs with signed-rank or t (default: as recorded)")
+      ->check(CLI::IsMember({"signed-rank", "t"}));
   compare->add_option("--fdr", compare_options.fdr, "Benjamini-Hochberg false-discovery rate q (default 0.05)")
       ->check(kFinite & CLI::Range(0.0, 1.0));
 
@@ -131,6 +135,9 @@ int run_command(int argc, char** argv) {
   ab->add_option("--budget", ab_options.budget, "time budget of the interleaved run, e.g. 90s, 5m (default 120s)");
   ab->add_option("--equivalence", ab_options.equivalence, "margin of 'same' (default 0.02: +/-2%)")
       ->check(kFinite & CLI::Range(0.001, 0.5));
+  ab->add_option("--pair-test", ab_options.pair_test,
+                 "the test across worker pairs: signed-rank (default: robust to a slow process) or t")
+      ->check(CLI::IsMember({"signed-rank", "t"}));
   ab->add_option("--blocks", ab_options.blocks_per_pair,
                  "interleaved block pairs per worker pair (default 2: one of each order)")
       ->check(CLI::Range(1, 100));

@@ -7,6 +7,7 @@
 #include <boost/math/constants/constants.hpp>
 
 #include "stats/paired_detail.h"
+#include "stats/signed_rank.h"
 #include "stats/statistics.h"
 
 namespace gbx {
@@ -269,13 +270,31 @@ std::optional<PairedAnalysis> analyze_pairs(const std::vector<WorkerPairBlocks>&
     if (equivalence) analysis.equivalence_interval = ratio_interval(center, *equivalence, equivalence_level, method);
     analysis.p_t = t_test_p_value(values).value_or(1.0);
   }
+  analysis.center_log_ratio = analysis.replicated ? analysis.mean_log_ratio : mean_of(values);
   if (analysis.replicated) {
     analysis.sd_log_ratio = sample_sd(x);
+    analysis.se_log_ratio = *analysis.sd_log_ratio / std::sqrt(static_cast<double>(x.size()));
     if (x.size() <= kSignFlipMaxPairs) analysis.p_sign_flip = sign_flip_p_value(x);
     analysis.p_value = analysis.p_sign_flip ? *analysis.p_sign_flip : analysis.p_t;
     analysis.test = analysis.p_sign_flip ? "sign-flip-exact" : "paired-t";
-    analysis.mde = minimum_detectable_change(*analysis.sd_log_ratio, analysis.pairs, options.noise_band, options.alpha,
-                                             options.power);
+    if (options.test == PairTest::signed_rank && x.size() <= kSignedRankMaxPairs) {
+      const auto difference = signed_rank_ratio_interval(x, options.alpha / 2.0, difference_level);
+      const auto equivalence = signed_rank_ratio_interval(x, options.equivalence_alpha, equivalence_level);
+      const auto p = signed_rank_p_value(x);
+      const auto se = signed_rank_standard_error(x);
+      if (difference && equivalence && p && se) {
+        analysis.signed_rank = true;
+        analysis.difference_interval = difference;
+        analysis.equivalence_interval = equivalence;
+        analysis.center_log_ratio = std::log(difference->ratio);
+        analysis.ratio = difference->ratio;
+        analysis.p_value = *p;
+        analysis.test = "signed-rank-exact";
+        analysis.se_log_ratio = se;
+      }
+    }
+    analysis.mde = minimum_detectable_change(*analysis.se_log_ratio * std::sqrt(static_cast<double>(x.size())),
+                                             analysis.pairs, options.noise_band, options.alpha, options.power);
   } else {
     analysis.p_value = analysis.p_t;
     analysis.test = "within-pair-t";

@@ -42,6 +42,15 @@ inline constexpr std::size_t kSignFlipMaxPairs = 12;
 
 enum class PairedSide { base, candidate };
 
+// The test across worker pairs. signed_rank (the default): the Hodges-Lehmann centre of the x_k, the
+// exact Wilcoxon signed-rank p-value and its distribution-free interval (stats/signed_rank.h), robust
+// to the few processes that run far slower for all their blocks; beyond kSignedRankMaxPairs pairs it
+// falls back to t. t: Student's t on the mean of the x_k and the exact sign-flip p-value, as before;
+// records without a recorded test were decided with it. docs/compare-ab.md compares the two.
+enum class PairTest { signed_rank, t };
+const char* to_string(PairTest test);  // "signed-rank", "t"
+std::optional<PairTest> parse_pair_test(const std::string& text);
+
 // One block as the worker record keeps it: the side, its samples in order (after the block's own
 // warm-up, which is not kept here) and when it started (seconds since the run began; the analysis uses
 // the order only, the time is kept so that the drift can be shown).
@@ -103,6 +112,7 @@ struct PairedOptions {
   double alpha = 0.05;              // the difference test, two-sided: the 95% interval
   double equivalence_alpha = 0.05;  // each one-sided test of the TOST: the 90% interval
   double power = 0.9;               // for the MDE
+  PairTest test = PairTest::signed_rank;
 };
 
 // A ratio interval on the log scale, from the mean and its standard error: exp(mean -/+ critical se).
@@ -117,19 +127,28 @@ struct PairedAnalysis {
   std::vector<PairEstimate> estimates;  // one per pair with an estimate, in input order
   double mean_log_ratio = 0.0;          // mean of x_k
   std::optional<double> sd_log_ratio;   // sample sd of x_k (n - 1); absent for K = 1
-  double ratio = 1.0;                   // exp(mean_log_ratio)
+  // The centre the intervals are about: the mean of the x_k (t) or their Hodges-Lehmann estimate
+  // (signed rank); ratio = exp(center_log_ratio).
+  double center_log_ratio = 0.0;
+  double ratio = 1.0;
+  // The standard error of the centre that the MDE uses (K >= 2): sd / sqrt(K) for t; for the signed
+  // rank, the half-width of its exact interval at about 95% over the normal quantile of the level it
+  // reaches (robust, and about 1.02 sd / sqrt(K) on normal x_k).
+  std::optional<double> se_log_ratio;
+  bool signed_rank = false;  // the signed-rank test decided (else t)
   // K >= 2: Student t on the x_k, levels 1 - alpha (difference) and 1 - 2 equivalence_alpha (TOST),
-  // method "paired-t-log-ratios". K = 1: t on that pair's block log ratios (within one pair: what the
-  // verdict then calls unreplicated), method "within-pair-t-block-ratios"; absent when the one pair
-  // has fewer than 2 block pairs.
+  // method "paired-t-log-ratios", or the signed-rank intervals, "signed-rank-hodges-lehmann". K = 1: t on that pair's
+  // block log ratios (within one pair: what the verdict then calls unreplicated), method "within-pair-t-block-ratios";
+  // absent when the one pair has fewer than 2 block pairs.
   std::optional<RatioInterval> difference_interval;   // 95% by default
   std::optional<RatioInterval> equivalence_interval;  // 90% by default
-  // The two-sided p-value of "no change": the exact sign-flip test for 2 <= K <= kSignFlipMaxPairs, else
-  // Student's t on the x_k (K = 1: t on the block ratios). test names which.
+  // The two-sided p-value of "no change": for the t test the exact sign-flip test for 2 <= K <=
+  // kSignFlipMaxPairs, else Student's t on the x_k; for the signed-rank test its exact p-value (K = 1:
+  // t on the block ratios). test names which.
   double p_value = 1.0;
   double p_t = 1.0;
   std::optional<double> p_sign_flip;
-  std::string test;  // "sign-flip-exact", "paired-t" or "within-pair-t"
+  std::string test;  // "signed-rank-exact", "sign-flip-exact", "paired-t" or "within-pair-t"
   // The smallest relative change (as a fraction, 0.031 for 3.1%) that this design detects with
   // probability `power` at `alpha` (see minimum_detectable_change), from the sd of the x_k. Absent for
   // K = 1: one pair has no replicated estimate of the noise.
@@ -148,6 +167,14 @@ std::optional<PairedAnalysis> analyze_pairs(const std::vector<WorkerPairBlocks>&
 // Student's t interval for the mean of `values` with the given critical multiplier; absent below 2
 // values. log scale.
 std::optional<LogInterval> mean_interval(const std::vector<double>& values, double critical);
+
+// The signed-rank intervals of the x_k at one-sided levels: each RatioInterval's bounds exp(W_(c)),
+// exp(W_(N+1-c)) about exp(Hodges-Lehmann), clamped; nominal `level` recorded. Absent for K < 2 or
+// K > kSignedRankMaxPairs.
+std::optional<RatioInterval> signed_rank_ratio_interval(const std::vector<double>& x, double one_sided_alpha,
+                                                        double level);
+// The signed-rank standard error of the centre (PairedAnalysis::se_log_ratio); absent as above.
+std::optional<double> signed_rank_standard_error(const std::vector<double>& x);
 
 // Two-sided exact sign-flip permutation p-value of "the x_k are symmetric about 0": the share of the 2^K
 // sign vectors s with |sum s_k x_k| >= |sum x_k| (within a relative 1e-12, so that ties count as at

@@ -241,8 +241,26 @@ void sequential_look(const std::vector<std::vector<WorkerPairBlocks>>& pairs_by_
       };
       row.difference = repeated(row.difference_critical, 1.0 - options.alpha);
       row.equivalence = repeated(row.equivalence_critical, 1.0 - 2.0 * options.equivalence_alpha);
-      row.mde = minimum_detectable_change(*analysis->sd_log_ratio, analysis->pairs, options.noise_band, options.alpha,
-                                          options.power, row.difference_critical);
+      if (analysis->signed_rank) {
+        // The exact signed-rank interval at the boundary's one-sided level: below it in pairs (2^-K
+        // above the level) a side stays unbounded, and the row cannot stop yet.
+        std::vector<double> x;
+        for (const PairEstimate& e : analysis->estimates) x.push_back(e.log_ratio);
+        row.difference_critical = difference_z->back();
+        row.equivalence_critical = equivalence_z->back();
+        const auto difference =
+            signed_rank_ratio_interval(x, std::max(normal_upper(row.difference_critical), 1e-300), 1.0 - options.alpha);
+        const auto equivalence = signed_rank_ratio_interval(x, std::max(normal_upper(row.equivalence_critical), 1e-300),
+                                                            1.0 - 2.0 * options.equivalence_alpha);
+        if (difference && equivalence) {
+          row.difference = difference;
+          row.equivalence = equivalence;
+          row.difference->method = row.equivalence->method = "repeated-signed-rank-hodges-lehmann";
+        }
+      }
+      row.mde = minimum_detectable_change(*analysis->se_log_ratio * std::sqrt(static_cast<double>(analysis->pairs)),
+                                          analysis->pairs, options.noise_band, options.alpha, options.power,
+                                          t_critical_for(difference_z->back(), analysis->pairs));
     }
     row.analysis = std::move(analysis);
     analysed[b] = true;

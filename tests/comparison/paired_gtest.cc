@@ -23,6 +23,12 @@ std::vector<WorkerPairBlocks> pairs_of(const std::vector<double>& x) {
   return pairs;
 }
 
+PairedOptions t_test() {
+  PairedOptions options;
+  options.test = PairTest::t;
+  return options;
+}
+
 RatioInterval interval(double lower, double upper) {
   RatioInterval result;
   result.ratio = std::sqrt(lower * upper);
@@ -86,7 +92,7 @@ TEST(MeanInterval, StudentTByHand) {
 }
 
 TEST(AnalyzePairs, IntervalsAndTestsOnFourPairs) {
-  const auto analysis = analyze_pairs(pairs_of({0.01, 0.02, 0.03, 0.04}));
+  const auto analysis = analyze_pairs(pairs_of({0.01, 0.02, 0.03, 0.04}), t_test());
   ASSERT_TRUE(analysis);
   EXPECT_EQ(analysis->pairs, 4u);
   EXPECT_TRUE(analysis->replicated);
@@ -112,11 +118,57 @@ TEST(AnalyzePairs, IntervalsAndTestsOnFourPairs) {
 TEST(AnalyzePairs, BeyondTwelvePairsTheTestIsStudentT) {
   std::vector<double> x;
   for (int k = 0; k < 13; ++k) x.push_back(0.001 * k);
-  const auto analysis = analyze_pairs(pairs_of(x));
+  const auto analysis = analyze_pairs(pairs_of(x), t_test());
   ASSERT_TRUE(analysis);
   EXPECT_FALSE(analysis->p_sign_flip);
   EXPECT_EQ(analysis->test, "paired-t");
   EXPECT_DOUBLE_EQ(analysis->p_value, analysis->p_t);
+}
+
+TEST(AnalyzePairs, SignedRankOnSixPairsByHand) {
+  // The default test. Walsh averages of 0.01 .. 0.06: their median (the Hodges-Lehmann centre) 0.035.
+  // 95%: 2^-6 <= 2.5% < 2^-5, so c = 1: the extremes. 90%: P(T+ <= 2) = 3/64 <= 5% < 5/64, so c = 3:
+  // the 3rd smallest Walsh average (0.01, 0.015, 0.02) and the 3rd largest (0.05).
+  const auto analysis = analyze_pairs(pairs_of({0.03, 0.01, 0.06, 0.02, 0.05, 0.04}));
+  ASSERT_TRUE(analysis && analysis->difference_interval && analysis->equivalence_interval);
+  EXPECT_TRUE(analysis->signed_rank);
+  EXPECT_EQ(analysis->test, "signed-rank-exact");
+  EXPECT_NEAR(analysis->ratio, std::exp(0.035), 1e-12);
+  EXPECT_NEAR(std::log(analysis->difference_interval->lower), 0.01, 1e-12);
+  EXPECT_NEAR(std::log(analysis->difference_interval->upper), 0.06, 1e-12);
+  EXPECT_NEAR(std::log(analysis->equivalence_interval->lower), 0.02, 1e-12);
+  EXPECT_NEAR(std::log(analysis->equivalence_interval->upper), 0.05, 1e-12);
+  EXPECT_EQ(analysis->difference_interval->method, "signed-rank-hodges-lehmann");
+  EXPECT_DOUBLE_EQ(analysis->p_value, 2.0 / 64.0);  // all six positive
+  EXPECT_NEAR(analysis->mean_log_ratio, 0.035, 1e-12);
+  ASSERT_TRUE(analysis->mde && analysis->se_log_ratio);
+  // The se from the 95% interval: its half-width 0.025 over z(1 - 1/64) = 2.153875.
+  EXPECT_NEAR(*analysis->se_log_ratio, 0.025 / 2.153875, 1e-6);
+}
+
+TEST(AnalyzePairs, SignedRankOnFourPairsCannotBoundYet) {
+  // 2^-4 = 6.25% > 2.5%: the 95% interval is unbounded (clamped to e^-/+50), so no look stops; the se
+  // comes from the widest bounded interval, the extremes at 1 - 2^-4: (0.04 - 0.01) / (2 z(0.9375)).
+  const auto analysis = analyze_pairs(pairs_of({0.01, 0.02, 0.03, 0.04}));
+  ASSERT_TRUE(analysis && analysis->difference_interval && analysis->se_log_ratio && analysis->mde);
+  EXPECT_TRUE(analysis->signed_rank);
+  EXPECT_DOUBLE_EQ(analysis->difference_interval->lower, std::exp(-50.0));
+  EXPECT_DOUBLE_EQ(analysis->difference_interval->upper, std::exp(50.0));
+  EXPECT_NEAR(*analysis->se_log_ratio, 0.03 / (2.0 * 1.534121), 1e-6);
+}
+
+TEST(AnalyzePairs, ASlowProcessDoesNotHideAChangeFromTheSignedRank) {
+  // 1% slower on 14 pairs; in the 15th the base process ran 60% slower for all its blocks.
+  std::vector<double> x = {0.010, 0.012, 0.008, 0.011, 0.009,
+                           0.010, 0.013, 0.007, 0.010, 0.011,
+                           0.009, 0.012, 0.008, 0.010, std::log(1.01 / 1.6)};
+  const auto robust = analyze_pairs(pairs_of(x));
+  const auto t = analyze_pairs(pairs_of(x), t_test());
+  ASSERT_TRUE(robust && t);
+  EXPECT_GT(robust->difference_interval->lower, 1.0 + kPairedNoiseBand);
+  EXPECT_EQ(decide_paired(*robust, robust->p_value).verdict, Verdict::slower);
+  EXPECT_LT(t->difference_interval->lower, 1.0);  // the mean is dragged below 1 and the sd inflated
+  EXPECT_EQ(decide_paired(*t, t->p_value, t_test()).verdict, Verdict::inconclusive);
 }
 
 TEST(AnalyzePairs, OnePairIsWithinPairEvidence) {
