@@ -258,6 +258,8 @@ RegisteredBenchmark* register_fixture_under_load(const std::string& family, cons
 
 #define GBX_CONCAT_INNER(a, b) a##b
 #define GBX_CONCAT(a, b) GBX_CONCAT_INNER(a, b)
+// The registration macros take a type (a template argument), which cannot be parenthesised.
+// NOLINTBEGIN(bugprone-macro-parentheses)
 // GBX_BENCHMARK(MyFixture, "reduce", "kahan")->Arg(1 << 20);
 #define GBX_BENCHMARK(Fixture, family, variant)                                                  \
   [[maybe_unused]] static ::gbx::RegisteredBenchmark* GBX_CONCAT(gbx_registered_, __COUNTER__) = \
@@ -266,3 +268,4 @@ RegisteredBenchmark* register_fixture_under_load(const std::string& family, cons
 #define GBX_BENCHMARK_UNDER_LOAD(Fixture, family, variant, plan)                                 \
   [[maybe_unused]] static ::gbx::RegisteredBenchmark* GBX_CONCAT(gbx_registered_, __COUNTER__) = \
       ::gbx::register_fixture_under_load<Fixture>(family, variant, plan)
+// NOLINTEND(bugprone-macro-parentheses)

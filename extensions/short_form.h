@@ -230,11 +230,14 @@ void register_short_benchmarks(const std::vector<std::string>& axis_flags);
 // The name of a type axis's value; specialise it for your own types (GBX_TYPE_NAME).
 template <class T>
 struct TypeName;
+// Type is a template argument and text a return value: neither can be parenthesised.
+// NOLINTBEGIN(bugprone-macro-parentheses)
 #define GBX_TYPE_NAME(Type, text)             \
   template <>                                 \
   struct gbx::TypeName<Type> {                \
     static const char* get() { return text; } \
   }
+// NOLINTEND(bugprone-macro-parentheses)
 template <>
 struct TypeName<float> {
   static const char* get() { return "float"; }
@@ -267,6 +270,8 @@ ShortBenchmark* bench_types(const std::string& name, Pick pick) {
 
 }  // namespace gbx
 
+// function names a function (GBX_BENCH_TYPES: a template, instantiated by name): not parenthesisable.
+// NOLINTBEGIN(bugprone-macro-parentheses)
 // GBX_BENCH(function, "family/variant")->pow2_axis("n", 10, 24, 2);
 #define GBX_BENCH(function, name)                                                      \
   [[maybe_unused]] static ::gbx::ShortBenchmark* GBX_CONCAT(gbx_short_, __COUNTER__) = \
@@ -275,3 +280,4 @@ ShortBenchmark* bench_types(const std::string& name, Pick pick) {
 #define GBX_BENCH_TYPES(function, name, ...)                                           \
   [[maybe_unused]] static ::gbx::ShortBenchmark* GBX_CONCAT(gbx_short_, __COUNTER__) = \
       ::gbx::bench_types<__VA_ARGS__>(name, [](auto tag) { return &function<typename decltype(tag)::type>; })
+// NOLINTEND(bugprone-macro-parentheses)
