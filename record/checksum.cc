@@ -4,8 +4,10 @@
 #include <openssl/evp.h>
 #include <openssl/hmac.h>
 
+#include <algorithm>
 #include <cstdlib>
 #include <stdexcept>
+#include <string_view>
 
 namespace gbx {
 
@@ -77,6 +79,110 @@ SealCheck check_seal(const nlohmann::json& record) {
   check.computed = sha256_hex(canonical_text(record));
   check.status = check.recorded == check.computed ? SealStatus::intact : SealStatus::mismatch;
   return check;
+}
+
+SealCheck check_seal(const nlohmann::json& record, const std::string& text) {
+  if (!record.is_object() || !record.contains("gbx") || !record["gbx"].is_object()) return check_seal(record);
+  const auto& checksum = record["gbx"].value("checksum", nlohmann::json());
+  if (!checksum.is_object() || checksum.value("algorithm", nlohmann::json()) != "sha256" ||
+      !checksum.contains("value") || !checksum["value"].is_string()) {
+    return check_seal(record);
+  }
+  const std::string digest = sha256_hex(compact_text_without_seal(text));
+  // A digest equal to the seal means the compact text is what was sealed, and it reads as this record.
+  if (digest == checksum["value"].get<std::string>()) {
+    return SealCheck{SealStatus::intact, digest, digest};
+  }
+  return check_seal(record);
+}
+
+namespace {
+
+bool is_space(char c) { return c == ' ' || c == '\t' || c == '\n' || c == '\r'; }
+bool ends_token(char c) {
+  return is_space(c) || c == '"' || c == '{' || c == '}' || c == '[' || c == ']' || c == ',' || c == ':';
+}
+
+}  // namespace
+
+std::string compact_text_without_seal(const std::string& text) {
+  const char* p = text.data();
+  const std::size_t n = text.size();
+  std::string out;
+  out.reserve(n);
+  // The containers open at each depth, and where the gbx object and its checksum member are.
+  std::string open;  // '{' or '[' per depth
+  bool expect_key = false;
+  bool gbx_next = false;                // the value being read is the top level's "gbx"
+  std::size_t gbx_depth = 0;            // depth of the gbx object's members, 0 when not inside it
+  std::size_t cut = std::string::npos;  // the checksum's value is being skipped from here
+  bool drop_comma = false;              // the checksum was the first member: its following comma goes
+  std::size_t i = 0;
+  while (i < n) {
+    const char c = p[i];
+    if (is_space(c)) {
+      ++i;
+      continue;
+    }
+    if (c == '"') {
+      std::size_t j = i + 1;
+      while (j < n && p[j] != '"') j += p[j] == '\\' ? 2 : 1;
+      const std::size_t stop = std::min(j + 1, n);  // past the closing quote
+      const std::size_t start = out.size();
+      out.append(p + i, stop - i);
+      const std::string_view key(p + i + 1, std::min(j, n) - i - 1);
+      i = stop;
+      if (!expect_key) {
+        gbx_next = false;  // a string value
+        continue;
+      }
+      expect_key = false;
+      if (open.size() == 1 && open[0] == '{') gbx_next = key == "gbx";
+      if (gbx_depth != 0 && open.size() == gbx_depth && key == "checksum") {
+        out.resize(start);
+        if (!out.empty() && out.back() == ',') {
+          out.pop_back();
+        } else {
+          drop_comma = true;
+        }
+        cut = out.size();
+      }
+      continue;
+    }
+    if (!ends_token(c)) {  // a number or a literal, copied whole
+      std::size_t j = i + 1;
+      while (j < n && !ends_token(p[j])) ++j;
+      out.append(p + i, j - i);
+      gbx_next = false;
+      i = j;
+      continue;
+    }
+    ++i;
+    if ((c == ',' || c == '}') && gbx_depth != 0 && open.size() == gbx_depth && cut != std::string::npos) {
+      out.resize(cut);
+      cut = std::string::npos;
+      const bool drop = c == ',' && drop_comma;
+      drop_comma = false;
+      if (drop) {
+        expect_key = true;
+        continue;
+      }
+    }
+    out += c;
+    if (c == '{' || c == '[') {
+      open += c;
+      expect_key = c == '{';
+      if (c == '{' && gbx_next && open.size() == 2) gbx_depth = 2;
+      gbx_next = false;
+    } else if (c == '}' || c == ']') {
+      if (open.size() == gbx_depth) gbx_depth = 0;
+      if (!open.empty()) open.pop_back();
+      expect_key = false;
+    } else if (c == ',') {
+      expect_key = !open.empty() && open.back() == '{';
+    }
+  }
+  return out;
 }
 
 KeyedSealStatus check_keyed_seal(const nlohmann::json& record, const std::string& key) {
