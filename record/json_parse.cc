@@ -2,6 +2,7 @@
 
 #include <sys/stat.h>
 
+#include <algorithm>
 #include <cerrno>
 #include <cstring>
 #include <fstream>
@@ -139,10 +140,17 @@ std::string read_json_file(const std::string& path) {
   if (S_ISDIR(status.st_mode)) throw JsonFault("a directory, not a file");
   std::ifstream file(path, std::ios::binary);
   if (!file) throw JsonFault("cannot open the file");
-  std::ostringstream text;
-  text << file.rdbuf();
+  // Read in place at the size stat gave (no stream buffer copy), then on to the end should it have grown.
+  std::string content(static_cast<std::size_t>(std::max<off_t>(status.st_size, 0)), '\0');
+  file.read(content.data(), static_cast<std::streamsize>(content.size()));
+  content.resize(static_cast<std::size_t>(file.gcount()));
   if (file.bad()) throw JsonFault("cannot read the file");
-  std::string content = text.str();
+  if (file) {
+    std::ostringstream rest;
+    rest << file.rdbuf();
+    content += rest.str();
+  }
+  if (file.bad()) throw JsonFault("cannot read the file");
   if (content.empty()) throw JsonFault("the file is empty");
   return content;
 }
