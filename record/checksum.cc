@@ -98,77 +98,91 @@ SealCheck check_seal(const nlohmann::json& record, const std::string& text) {
 
 namespace {
 
-bool is_space(char c) { return c == ' ' || c == '\t' || c == '\n' || c == '\r'; }
-bool ends_token(char c) {
-  return is_space(c) || c == '"' || c == '{' || c == '}' || c == '[' || c == ']' || c == ',' || c == ':';
-}
+enum CharClass : unsigned char { token = 0, space, quote, structural };
+
+// What each byte is to the scanner below; bytes within strings are skipped by the string scan.
+struct CharClasses {
+  unsigned char of[256] = {};
+  CharClasses() {
+    for (const unsigned char c : {' ', '\t', '\n', '\r'}) of[c] = space;
+    of[static_cast<unsigned char>('"')] = quote;
+    for (const unsigned char c : {'{', '}', '[', ']', ',', ':'}) of[c] = structural;
+  }
+};
 
 }  // namespace
 
 std::string compact_text_without_seal(const std::string& text) {
+  static const CharClasses classes;
   const char* p = text.data();
   const std::size_t n = text.size();
+  const auto class_of = [&](std::size_t i) { return classes.of[static_cast<unsigned char>(p[i])]; };
   std::string out;
   out.reserve(n);
+  // The text from run to i is copied at the next whitespace (or cut): a compact text is copied whole.
+  std::size_t run = 0;
+  const auto flush = [&](std::size_t i) { out.append(p + run, i - run); };
   // The containers open at each depth, and where the gbx object and its checksum member are.
   std::string open;  // '{' or '[' per depth
   bool expect_key = false;
   bool gbx_next = false;                // the value being read is the top level's "gbx"
   std::size_t gbx_depth = 0;            // depth of the gbx object's members, 0 when not inside it
-  std::size_t cut = std::string::npos;  // the checksum's value is being skipped from here
+  std::size_t cut = std::string::npos;  // the checksum's value is being skipped from here in out
   bool drop_comma = false;              // the checksum was the first member: its following comma goes
   std::size_t i = 0;
   while (i < n) {
     const char c = p[i];
-    if (is_space(c)) {
-      ++i;
-      continue;
-    }
-    if (c == '"') {
-      std::size_t j = i + 1;
-      while (j < n && p[j] != '"') j += p[j] == '\\' ? 2 : 1;
-      const std::size_t stop = std::min(j + 1, n);  // past the closing quote
-      const std::size_t start = out.size();
-      out.append(p + i, stop - i);
-      const std::string_view key(p + i + 1, std::min(j, n) - i - 1);
-      i = stop;
-      if (!expect_key) {
-        gbx_next = false;  // a string value
+    switch (class_of(i)) {
+      case space:
+        flush(i);
+        while (i < n && class_of(i) == space) ++i;
+        run = i;
+        continue;
+      case token:
+        while (i < n && class_of(i) == token) ++i;
+        gbx_next = false;  // a number or a literal
+        continue;
+      case quote: {
+        const std::size_t begin = i;
+        std::size_t j = i + 1;
+        while (j < n && p[j] != '"') j += p[j] == '\\' ? 2 : 1;
+        i = std::min(j + 1, n);  // past the closing quote
+        if (!expect_key) {
+          gbx_next = false;  // a string value
+          continue;
+        }
+        expect_key = false;
+        const std::string_view key(p + begin + 1, std::min(j, n) - begin - 1);
+        if (open.size() == 1 && open[0] == '{') gbx_next = key == "gbx";
+        if (gbx_depth != 0 && open.size() == gbx_depth && key == "checksum") {
+          flush(begin);
+          if (!out.empty() && out.back() == ',') {
+            out.pop_back();
+          } else {
+            drop_comma = true;
+          }
+          cut = out.size();
+          run = i;
+        }
         continue;
       }
-      expect_key = false;
-      if (open.size() == 1 && open[0] == '{') gbx_next = key == "gbx";
-      if (gbx_depth != 0 && open.size() == gbx_depth && key == "checksum") {
-        out.resize(start);
-        if (!out.empty() && out.back() == ',') {
-          out.pop_back();
-        } else {
-          drop_comma = true;
-        }
-        cut = out.size();
-      }
-      continue;
+      default:
+        break;
     }
-    if (!ends_token(c)) {  // a number or a literal, copied whole
-      std::size_t j = i + 1;
-      while (j < n && !ends_token(p[j])) ++j;
-      out.append(p + i, j - i);
-      gbx_next = false;
-      i = j;
-      continue;
-    }
-    ++i;
     if ((c == ',' || c == '}') && gbx_depth != 0 && open.size() == gbx_depth && cut != std::string::npos) {
+      flush(i);
       out.resize(cut);
       cut = std::string::npos;
+      run = i;
       const bool drop = c == ',' && drop_comma;
       drop_comma = false;
       if (drop) {
         expect_key = true;
+        run = ++i;
         continue;
       }
     }
-    out += c;
+    ++i;
     if (c == '{' || c == '[') {
       open += c;
       expect_key = c == '{';
@@ -182,6 +196,7 @@ std::string compact_text_without_seal(const std::string& text) {
       expect_key = !open.empty() && open.back() == '{';
     }
   }
+  flush(n);
   return out;
 }
 
