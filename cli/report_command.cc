@@ -105,7 +105,9 @@ int write_report(const ReportOptions& options, std::ostream& out, std::ostream& 
   }
   ReportModel model;
   try {
-    model = build_report_model(options.inputs);
+    // The history page draws no distribution: its runs' samples need not be kept (report/history_page.h).
+    const bool history = options.format == "html" && options.inputs.size() >= kHistoryRuns;
+    model = build_report_model(options.inputs, !history);
   } catch (const BadRecord& error) {
     err << "gbx report: " << error.what() << "\n";
     return 2;

@@ -4,8 +4,10 @@
 #include <openssl/evp.h>
 #include <openssl/hmac.h>
 
+#include <algorithm>
 #include <cstdlib>
 #include <stdexcept>
+#include <string_view>
 
 namespace gbx {
 
@@ -77,6 +79,125 @@ SealCheck check_seal(const nlohmann::json& record) {
   check.computed = sha256_hex(canonical_text(record));
   check.status = check.recorded == check.computed ? SealStatus::intact : SealStatus::mismatch;
   return check;
+}
+
+SealCheck check_seal(const nlohmann::json& record, const std::string& text) {
+  if (!record.is_object() || !record.contains("gbx") || !record["gbx"].is_object()) return check_seal(record);
+  const auto& checksum = record["gbx"].value("checksum", nlohmann::json());
+  if (!checksum.is_object() || checksum.value("algorithm", nlohmann::json()) != "sha256" ||
+      !checksum.contains("value") || !checksum["value"].is_string()) {
+    return check_seal(record);
+  }
+  const std::string digest = sha256_hex(compact_text_without_seal(text));
+  // A digest equal to the seal means the compact text is what was sealed, and it reads as this record.
+  if (digest == checksum["value"].get<std::string>()) {
+    return SealCheck{SealStatus::intact, digest, digest};
+  }
+  return check_seal(record);
+}
+
+namespace {
+
+enum CharClass : unsigned char { token = 0, space, quote, structural };
+
+// What each byte is to the scanner below; bytes within strings are skipped by the string scan.
+struct CharClasses {
+  unsigned char of[256] = {};
+  CharClasses() {
+    for (const unsigned char c : {' ', '\t', '\n', '\r'}) of[c] = space;
+    of[static_cast<unsigned char>('"')] = quote;
+    for (const unsigned char c : {'{', '}', '[', ']', ',', ':'}) of[c] = structural;
+  }
+};
+
+}  // namespace
+
+std::string compact_text_without_seal(const std::string& text) {
+  static const CharClasses classes;
+  const char* p = text.data();
+  const std::size_t n = text.size();
+  const auto class_of = [&](std::size_t i) { return classes.of[static_cast<unsigned char>(p[i])]; };
+  std::string out;
+  out.reserve(n);
+  // The text from run to i is copied at the next whitespace (or cut): a compact text is copied whole.
+  std::size_t run = 0;
+  const auto flush = [&](std::size_t i) { out.append(p + run, i - run); };
+  // The containers open at each depth, and where the gbx object and its checksum member are.
+  std::string open;  // '{' or '[' per depth
+  bool expect_key = false;
+  bool gbx_next = false;                // the value being read is the top level's "gbx"
+  std::size_t gbx_depth = 0;            // depth of the gbx object's members, 0 when not inside it
+  std::size_t cut = std::string::npos;  // the checksum's value is being skipped from here in out
+  bool drop_comma = false;              // the checksum was the first member: its following comma goes
+  std::size_t i = 0;
+  while (i < n) {
+    const char c = p[i];
+    switch (class_of(i)) {
+      case space:
+        flush(i);
+        while (i < n && class_of(i) == space) ++i;
+        run = i;
+        continue;
+      case token:
+        while (i < n && class_of(i) == token) ++i;
+        gbx_next = false;  // a number or a literal
+        continue;
+      case quote: {
+        const std::size_t begin = i;
+        std::size_t j = i + 1;
+        while (j < n && p[j] != '"') j += p[j] == '\\' ? 2 : 1;
+        i = std::min(j + 1, n);  // past the closing quote
+        if (!expect_key) {
+          gbx_next = false;  // a string value
+          continue;
+        }
+        expect_key = false;
+        const std::string_view key(p + begin + 1, std::min(j, n) - begin - 1);
+        if (open.size() == 1 && open[0] == '{') gbx_next = key == "gbx";
+        if (gbx_depth != 0 && open.size() == gbx_depth && key == "checksum") {
+          flush(begin);
+          if (!out.empty() && out.back() == ',') {
+            out.pop_back();
+          } else {
+            drop_comma = true;
+          }
+          cut = out.size();
+          run = i;
+        }
+        continue;
+      }
+      default:
+        break;
+    }
+    if ((c == ',' || c == '}') && gbx_depth != 0 && open.size() == gbx_depth && cut != std::string::npos) {
+      flush(i);
+      out.resize(cut);
+      cut = std::string::npos;
+      run = i;
+      const bool drop = c == ',' && drop_comma;
+      drop_comma = false;
+      if (drop) {
+        expect_key = true;
+        run = ++i;
+        continue;
+      }
+    }
+    ++i;
+    if (c == '{' || c == '[') {
+      open += c;
+      expect_key = c == '{';
+      if (c == '{' && gbx_next && open.size() == 2) gbx_depth = 2;
+      gbx_next = false;
+    } else if (c == '}' || c == ']') {
+      if (open.size() == gbx_depth) gbx_depth = 0;
+      if (!open.empty()) open.pop_back();
+      expect_key = false;
+    } else if (c == ',') {
+      expect_key = !open.empty() && open.back() == '{';
+    }
+  }
+  flush(n);
+  return out;
 }
 
 KeyedSealStatus check_keyed_seal(const nlohmann::json& record, const std::string& key) {

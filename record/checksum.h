@@ -37,6 +37,17 @@ struct SealCheck {
 // Recomputes the checksum of a parsed record and compares it with the one it carries.
 SealCheck check_seal(const nlohmann::json& record);
 
+// The same verdict, for a record parsed from `text`: gbx writes a record as its canonical text
+// indented, so the text less its whitespace and seal (compact_text_without_seal) is tried first,
+// which saves serialising the record again; only if its digest differs is the record serialised.
+SealCheck check_seal(const nlohmann::json& record, const std::string& text);
+
+// JSON text less the whitespace between tokens and less the top-level object's gbx.checksum member
+// (its comma too). For text that parses, it is canonical_text of the parsed record whenever the
+// text's keys are sorted and its numbers and strings spelled as nlohmann spells them; otherwise it
+// differs, and the digests differ with it.
+std::string compact_text_without_seal(const std::string& text);
+
 enum class KeyedSealStatus { valid, invalid, absent };
 
 // Recomputes the keyed seal under key and compares it, in constant time, with the one the record

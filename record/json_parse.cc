@@ -2,12 +2,16 @@
 
 #include <sys/stat.h>
 
+#include <algorithm>
 #include <cerrno>
 #include <cstring>
 #include <fstream>
 #include <iostream>
 #include <sstream>
+#include <utility>
 #include <vector>
+
+#include "record/float_arrays.h"
 
 namespace gbx {
 
@@ -40,7 +44,21 @@ class StrictBuilder {
   bool binary(json::binary_t&) { return refuse("binary values are not JSON text"); }
 
   bool start_object(std::size_t) { return open(json::object()); }
-  bool start_array(std::size_t) { return open(json::array()); }
+  bool start_array(std::size_t) {
+    const std::size_t ordinal = arrays_started_++;
+    if (!open(json::array())) return false;
+    if (taken_ != nullptr && next_taken_ < taken_->size() && (*taken_)[next_taken_].first == ordinal) {
+      const std::vector<double>& values = (*taken_)[next_taken_++].second;
+      json::array_t& array = stack_.back()->get_ref<json::array_t&>();
+      array.reserve(values.size());
+      for (const double value : values) array.emplace_back(value);
+    }
+    return true;
+  }
+
+  // The arrays take_float_arrays took out of the text being parsed, put back as they are started.
+  void put_back(const std::vector<std::pair<std::size_t, std::vector<double>>>* taken) { taken_ = taken; }
+  bool all_put_back() const { return taken_ == nullptr || next_taken_ == taken_->size(); }
   bool end_object() { return close(); }
   bool end_array() { return close(); }
 
@@ -103,11 +121,26 @@ class StrictBuilder {
 
   std::vector<json*> stack_;
   json* pending_key_ = nullptr;
+  const std::vector<std::pair<std::size_t, std::vector<double>>>* taken_ = nullptr;
+  std::size_t next_taken_ = 0;
+  std::size_t arrays_started_ = 0;
 };
 
 }  // namespace
 
 nlohmann::json parse_json_strictly(const std::string& text) {
+  // Long float arrays converted apart (record/float_arrays.h). Should the rest fail, the whole text is
+  // parsed again as it is, so that the fault and its position are worded as nlohmann words them.
+  constexpr std::size_t kShortestTaken = 8;
+  const FloatArrays taken = take_float_arrays(text, kShortestTaken);
+  if (!taken.arrays.empty()) {
+    StrictBuilder builder;
+    builder.put_back(&taken.arrays);
+    if (nlohmann::json::sax_parse(taken.text, &builder, nlohmann::json::input_format_t::json, true, false) &&
+        builder.all_put_back()) {
+      return std::move(builder.result);
+    }
+  }
   StrictBuilder builder;
   if (nlohmann::json::sax_parse(text, &builder, nlohmann::json::input_format_t::json, true, false)) {
     return std::move(builder.result);
@@ -139,10 +172,17 @@ std::string read_json_file(const std::string& path) {
   if (S_ISDIR(status.st_mode)) throw JsonFault("a directory, not a file");
   std::ifstream file(path, std::ios::binary);
   if (!file) throw JsonFault("cannot open the file");
-  std::ostringstream text;
-  text << file.rdbuf();
+  // Read in place at the size stat gave (no stream buffer copy), then on to the end should it have grown.
+  std::string content(static_cast<std::size_t>(std::max<off_t>(status.st_size, 0)), '\0');
+  file.read(content.data(), static_cast<std::streamsize>(content.size()));
+  content.resize(static_cast<std::size_t>(file.gcount()));
   if (file.bad()) throw JsonFault("cannot read the file");
-  std::string content = text.str();
+  if (file) {
+    std::ostringstream rest;
+    rest << file.rdbuf();
+    content += rest.str();
+  }
+  if (file.bad()) throw JsonFault("cannot read the file");
   if (content.empty()) throw JsonFault("the file is empty");
   return content;
 }

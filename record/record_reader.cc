@@ -153,11 +153,34 @@ nlohmann::json parse_record_file(const std::string& path) {
   }
 }
 
+namespace {
+
+LoadedRecord read_checked(nlohmann::json json, const std::string& path, SealRequirement seal_requirement,
+                          const std::string* text);
+
+}  // namespace
+
 LoadedRecord load_record(const std::string& path) {
-  return read_record(parse_record_file(path), path, SealRequirement::intact);
+  std::string text;
+  nlohmann::json json;
+  try {
+    text = read_json_file(path);
+    json = parse_json_strictly(text);
+  } catch (const JsonFault& fault) {
+    bad(path, fault.what());
+  }
+  // The file's own text lets the seal be checked without serialising the record again.
+  return read_checked(std::move(json), path, SealRequirement::intact, &text);
 }
 
 LoadedRecord read_record(nlohmann::json json, const std::string& path, SealRequirement seal_requirement) {
+  return read_checked(std::move(json), path, seal_requirement, nullptr);
+}
+
+namespace {
+
+LoadedRecord read_checked(nlohmann::json json, const std::string& path, SealRequirement seal_requirement,
+                          const std::string* text) {
   LoadedRecord record;
   record.path = path;
   record.json = std::move(json);
@@ -209,11 +232,11 @@ LoadedRecord read_record(nlohmann::json json, const std::string& path, SealRequi
     }
     const auto& g = member(path, b, where, "gbx", nlohmann::json::value_t::object);
     const auto& samples = member(path, g, where + ".gbx", "samples", nlohmann::json::value_t::array);
+    loaded.samples.reserve(loaded.samples.size() + samples.size());
     for (std::size_t s = 0; s < samples.size(); ++s) {
-      if (!samples[s].is_number() || !std::isfinite(samples[s].get<double>())) {
-        bad(path, where + ".gbx.samples[" + std::to_string(s) + "] is not a finite number");
-      }
-      loaded.samples.push_back(samples[s].get<double>());
+      const double value = samples[s].is_number() ? samples[s].get<double>() : NAN;
+      if (!std::isfinite(value)) bad(path, where + ".gbx.samples[" + std::to_string(s) + "] is not a finite number");
+      loaded.samples.push_back(value);
     }
     std::size_t next = 0;
     for (const ProcessGroup& group : read_process_groups(path, where, g, samples.size())) {
@@ -257,7 +280,7 @@ LoadedRecord read_record(nlohmann::json json, const std::string& path, SealRequi
   // recomputed, so that a record sealed over bad content is still refused for the content, and a
   // structural fault is named as such rather than as the seal it also breaks.
   if (record.has_gbx && seal_requirement == SealRequirement::intact) {
-    const SealCheck seal = check_seal(j);
+    const SealCheck seal = text != nullptr ? check_seal(j, *text) : check_seal(j);
     if (seal.status == SealStatus::missing) bad(path, "gbx.checksum is missing: the record cannot be trusted");
     const std::string violation = schema_violation(j);
     if (!violation.empty()) bad(path, "not a valid gbx record (docs/gbx-record.schema.json): " + violation);
@@ -282,5 +305,7 @@ LoadedRecord read_record(nlohmann::json json, const std::string& path, SealRequi
   }
   return record;
 }
+
+}  // namespace
 
 }  // namespace gbx

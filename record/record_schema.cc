@@ -3,6 +3,9 @@
 #include <cmath>
 #include <set>
 #include <stdexcept>
+#include <unordered_map>
+#include <utility>
+#include <vector>
 
 namespace gbx {
 
@@ -59,176 +62,301 @@ bool matches_pattern(const std::string& pattern, const std::string& text) {
   return !whole || at == text.size();
 }
 
-bool has_type(const json& value, const std::string& type) {
-  if (type == "object") return value.is_object();
-  if (type == "array") return value.is_array();
-  if (type == "string") return value.is_string();
-  if (type == "boolean") return value.is_boolean();
-  if (type == "null") return value.is_null();
-  if (type == "number") return value.is_number();
-  if (type == "integer") {
-    if (value.is_number_integer()) return true;
-    return value.is_number_float() && std::trunc(value.get<double>()) == value.get<double>();
+enum class Type { object, array, string, boolean, null, number, integer, unknown };
+
+Type type_named(const std::string& type) {
+  if (type == "object") return Type::object;
+  if (type == "array") return Type::array;
+  if (type == "string") return Type::string;
+  if (type == "boolean") return Type::boolean;
+  if (type == "null") return Type::null;
+  if (type == "number") return Type::number;
+  if (type == "integer") return Type::integer;
+  return Type::unknown;
+}
+
+bool has_type(const json& value, Type type, const std::string& name) {
+  switch (type) {
+    case Type::object:
+      return value.is_object();
+    case Type::array:
+      return value.is_array();
+    case Type::string:
+      return value.is_string();
+    case Type::boolean:
+      return value.is_boolean();
+    case Type::null:
+      return value.is_null();
+    case Type::number:
+      return value.is_number();
+    case Type::integer:
+      if (value.is_number_integer()) return true;
+      return value.is_number_float() && std::trunc(value.get<double>()) == value.get<double>();
+    case Type::unknown:
+      break;
   }
-  throw std::logic_error("record schema: unknown type " + type);
+  throw std::logic_error("record schema: unknown type " + name);
 }
 
 std::string type_name(const json& value) { return value.is_number_integer() ? "integer" : value.type_name(); }
+
+// Where a value is, as a JSON pointer spelled only when a violation names it: a record holds a
+// hundred thousand samples, and building each one's pointer text was most of the check's time.
+struct Where {
+  const Where* parent = nullptr;  // null: the top level
+  const std::string* key = nullptr;
+  std::size_t index = 0;  // when key is null
+
+  std::string text() const {
+    if (parent == nullptr) return "";
+    return parent->text() + "/" + (key != nullptr ? *key : std::to_string(index));
+  }
+};
+
+enum class Keyword {
+  annotation,
+  ref,
+  type,
+  constant,
+  enumeration,
+  condition,
+  required,
+  properties,
+  additional_properties,
+  dependent_required,
+  dependent_schemas,
+  items,
+  min_items,
+  minimum,
+  exclusive_minimum,
+  maximum,
+  pattern,
+  unknown
+};
+
+Keyword keyword_named(const std::string& name) {
+  static const std::unordered_map<std::string, Keyword> keywords = {
+      {"$schema", Keyword::annotation},
+      {"$id", Keyword::annotation},
+      {"$defs", Keyword::annotation},
+      {"title", Keyword::annotation},
+      {"description", Keyword::annotation},
+      {"then", Keyword::annotation},  // read by "if"
+      {"$ref", Keyword::ref},
+      {"type", Keyword::type},
+      {"const", Keyword::constant},
+      {"enum", Keyword::enumeration},
+      {"if", Keyword::condition},
+      {"required", Keyword::required},
+      {"properties", Keyword::properties},
+      {"additionalProperties", Keyword::additional_properties},
+      {"dependentRequired", Keyword::dependent_required},
+      {"dependentSchemas", Keyword::dependent_schemas},
+      {"items", Keyword::items},
+      {"minItems", Keyword::min_items},
+      {"minimum", Keyword::minimum},
+      {"exclusiveMinimum", Keyword::exclusive_minimum},
+      {"maximum", Keyword::maximum},
+      {"pattern", Keyword::pattern}};
+  const auto found = keywords.find(name);
+  return found == keywords.end() ? Keyword::unknown : found->second;
+}
+
+// One keyword of a schema object, its name looked up once rather than at every value it checks.
+struct Rule {
+  Keyword keyword = Keyword::unknown;
+  const std::string* name = nullptr;
+  const json* argument = nullptr;
+  std::vector<std::pair<Type, const std::string*>> types;  // of "type", in its order
+};
 
 class Checker {
  public:
   explicit Checker(const json& root) : root_(root) {}
 
   // The first violation of schema by value at where, or "".
-  std::string check(const json& schema, const json& value, const std::string& where) const {
-    if (schema.is_boolean()) return schema.get<bool>() ? "" : where + ": not allowed here";
-    if (!schema.is_object()) throw std::logic_error("record schema: a schema that is not an object at " + where);
-    // The type first: its message says most, and the other keywords then see the kind they expect.
-    if (schema.contains("type")) {
-      const std::string fault = check_keyword(schema, "type", schema["type"], value, where);
-      if (!fault.empty()) return fault;
+  std::string check(const json& schema, const json& value, const Where& where) const {
+    if (schema.is_boolean()) return schema.get<bool>() ? "" : where.text() + ": not allowed here";
+    if (!schema.is_object()) {
+      throw std::logic_error("record schema: a schema that is not an object at " + where.text());
     }
-    for (const auto& [keyword, argument] : schema.items()) {
-      const std::string fault = check_keyword(schema, keyword, argument, value, where);
-      if (!fault.empty()) return fault;
-    }
-    return "";
+    return check_rules(rules_of(schema), schema, value, where);
   }
 
  private:
-  std::string check_keyword(const json& schema, const std::string& keyword, const json& argument, const json& value,
-                            const std::string& where) const {
-    static const std::set<std::string> annotations = {"$schema", "$id", "$defs", "title", "description", "then"};
-    if (annotations.count(keyword) != 0) return "";
-    if (keyword == "$ref") return check(resolve(argument.get<std::string>()), value, where);
-    if (keyword == "type") {
-      const json types = argument.is_array() ? argument : json::array({argument});
-      for (const json& type : types) {
-        if (has_type(value, type.get<std::string>())) return "";
-      }
-      return where + ": is " + type_name(value) + ", not " +
-             (argument.is_array() ? argument.dump() : argument.get<std::string>());
+  std::string check_rules(const std::vector<Rule>& rules, const json& schema, const json& value,
+                          const Where& where) const {
+    for (const Rule& rule : rules) {
+      std::string fault = apply(schema, rule, value, where);
+      if (!fault.empty()) return fault;
     }
-    if (keyword == "const")
-      return value == argument ? "" : where + ": is " + value.dump(-1, ' ', true) + ", not " + argument.dump();
-    if (keyword == "enum") {
-      for (const json& allowed : argument) {
-        if (value == allowed) return "";
-      }
-      return where + ": " + value.dump(-1, ' ', true) + " is not one of " + argument.dump();
+    return "";
+  }
+
+  // The type first: its message says most, and the other keywords then see the kind they expect.
+  const std::vector<Rule>& rules_of(const json& schema) const {
+    const auto cached = rules_.find(&schema);
+    if (cached != rules_.end()) return cached->second;
+    std::vector<Rule> rules;
+    const auto type = schema.find("type");
+    if (type != schema.end()) rules.push_back(rule(type.key(), *type));
+    for (auto it = schema.begin(); it != schema.end(); ++it) {
+      if (it != type) rules.push_back(rule(it.key(), *it));
     }
-    if (keyword == "if") {
-      if (!check(argument, value, where).empty() || !schema.contains("then")) return "";
-      return check(schema["then"], value, where);
+    return rules_.emplace(&schema, std::move(rules)).first->second;
+  }
+
+  static Rule rule(const std::string& name, const json& argument) {
+    Rule rule{keyword_named(name), &name, &argument, {}};
+    if (rule.keyword != Keyword::type) return rule;
+    const auto add = [&](const json& type) {
+      const std::string& type_name_text = type.get_ref<const std::string&>();
+      rule.types.emplace_back(type_named(type_name_text), &type_name_text);
+    };
+    if (!argument.is_array()) {
+      add(argument);
+      return rule;
     }
-    if (value.is_object()) return check_object_keyword(schema, keyword, argument, value, where);
-    if (value.is_array()) return check_array_keyword(keyword, argument, value, where);
-    if (value.is_number()) return check_number_keyword(keyword, argument, value, where);
-    if (value.is_string() && keyword == "pattern") {
+    for (const json& type : argument) add(type);
+    return rule;
+  }
+
+  std::string apply(const json& schema, const Rule& rule, const json& value, const Where& where) const {
+    const json& argument = *rule.argument;
+    switch (rule.keyword) {
+      case Keyword::annotation:
+        return "";
+      case Keyword::ref:
+        return check(resolve(argument), value, where);
+      case Keyword::type:
+        for (const auto& [type, name] : rule.types) {
+          if (has_type(value, type, *name)) return "";
+        }
+        return where.text() + ": is " + type_name(value) + ", not " +
+               (argument.is_array() ? argument.dump() : argument.get<std::string>());
+      case Keyword::constant:
+        return value == argument ? "" : where.text() + ": is " + value.dump(-1, ' ', true) + ", not " + argument.dump();
+      case Keyword::enumeration:
+        for (const json& allowed : argument) {
+          if (value == allowed) return "";
+        }
+        return where.text() + ": " + value.dump(-1, ' ', true) + " is not one of " + argument.dump();
+      case Keyword::condition:
+        if (!check(argument, value, where).empty() || !schema.contains("then")) return "";
+        return check(schema["then"], value, where);
+      case Keyword::unknown:
+        throw std::logic_error("record schema: unsupported keyword " + *rule.name);
+      default:
+        break;
+    }
+    // A keyword that applies to another kind of value passes.
+    if (value.is_object()) return check_object_keyword(schema, rule.keyword, argument, value, where);
+    if (value.is_array()) return check_array_keyword(rule.keyword, argument, value, where);
+    if (value.is_number()) return check_number_keyword(rule.keyword, argument, value, where);
+    if (value.is_string() && rule.keyword == Keyword::pattern) {
       return matches_pattern(argument.get<std::string>(), value.get<std::string>())
                  ? ""
-                 : where + ": " + value.dump(-1, ' ', true) + " does not match " + argument.get<std::string>();
+                 : where.text() + ": " + value.dump(-1, ' ', true) + " does not match " + argument.get<std::string>();
     }
-    known(keyword);
     return "";
   }
 
-  std::string check_object_keyword(const json& schema, const std::string& keyword, const json& argument,
-                                   const json& value, const std::string& where) const {
-    if (keyword == "required") {
-      for (const json& key : argument) {
-        if (!value.contains(key.get<std::string>())) return where + ": has no \"" + key.get<std::string>() + "\"";
+  std::string check_object_keyword(const json& schema, Keyword keyword, const json& argument, const json& value,
+                                   const Where& where) const {
+    switch (keyword) {
+      case Keyword::required:
+        for (const json& key : argument) {
+          const std::string& name = key.get_ref<const std::string&>();
+          if (!value.contains(name)) return where.text() + ": has no \"" + name + "\"";
+        }
+        return "";
+      case Keyword::properties:
+        for (auto property = argument.begin(); property != argument.end(); ++property) {
+          const auto item = value.find(property.key());
+          if (item == value.end()) continue;
+          std::string fault = check(*property, *item, Where{&where, &property.key()});
+          if (!fault.empty()) return fault;
+        }
+        return "";
+      case Keyword::additional_properties: {
+        const auto properties = schema.find("properties");
+        for (auto item = value.begin(); item != value.end(); ++item) {
+          if (properties != schema.end() && properties->contains(item.key())) continue;
+          std::string fault = check(argument, *item, Where{&where, &item.key()});
+          if (!fault.empty()) return fault;
+        }
+        return "";
       }
-      return "";
-    }
-    if (keyword == "properties") {
-      for (const auto& [key, property] : argument.items()) {
-        if (!value.contains(key)) continue;
-        const std::string fault = check(property, value[key], where + "/" + key);
-        if (!fault.empty()) return fault;
-      }
-      return "";
-    }
-    if (keyword == "additionalProperties") {
-      for (const auto& [key, item] : value.items()) {
-        if (schema.contains("properties") && schema["properties"].contains(key)) continue;
-        const std::string fault = check(argument, item, where + "/" + key);
-        if (!fault.empty()) return fault;
-      }
-      return "";
-    }
-    if (keyword == "dependentRequired") {
-      for (const auto& [key, needed] : argument.items()) {
-        if (!value.contains(key)) continue;
-        for (const json& other : needed) {
-          if (!value.contains(other.get<std::string>())) {
-            return where + ": has \"" + key + "\" but no \"" + other.get<std::string>() + "\"";
+      case Keyword::dependent_required:
+        for (const auto& [key, needed] : argument.items()) {
+          if (!value.contains(key)) continue;
+          for (const json& other : needed) {
+            if (!value.contains(other.get<std::string>())) {
+              return where.text() + ": has \"" + key + "\" but no \"" + other.get<std::string>() + "\"";
+            }
           }
         }
-      }
-      return "";
+        return "";
+      case Keyword::dependent_schemas:
+        for (const auto& [key, dependent] : argument.items()) {
+          if (!value.contains(key)) continue;
+          std::string fault = check(dependent, value, where);
+          if (!fault.empty()) return fault;
+        }
+        return "";
+      default:
+        return "";
     }
-    if (keyword == "dependentSchemas") {
-      for (const auto& [key, dependent] : argument.items()) {
-        if (!value.contains(key)) continue;
-        const std::string fault = check(dependent, value, where);
-        if (!fault.empty()) return fault;
-      }
-      return "";
-    }
-    known(keyword);
-    return "";
   }
 
-  std::string check_array_keyword(const std::string& keyword, const json& argument, const json& value,
-                                  const std::string& where) const {
-    if (keyword == "items") {
+  std::string check_array_keyword(Keyword keyword, const json& argument, const json& value, const Where& where) const {
+    if (keyword == Keyword::items) {
+      // A record's sample arrays are most of its values: their schema's rules are found once.
+      const std::vector<Rule>* rules = argument.is_object() ? &rules_of(argument) : nullptr;
       for (std::size_t i = 0; i < value.size(); ++i) {
-        const std::string fault = check(argument, value[i], where + "/" + std::to_string(i));
+        const Where at{&where, nullptr, i};
+        std::string fault =
+            rules != nullptr ? check_rules(*rules, argument, value[i], at) : check(argument, value[i], at);
         if (!fault.empty()) return fault;
       }
       return "";
     }
-    if (keyword == "minItems") {
+    if (keyword == Keyword::min_items) {
       return value.size() >= argument.get<std::size_t>()
                  ? ""
-                 : where + ": holds " + std::to_string(value.size()) + " items, fewer than " + argument.dump();
+                 : where.text() + ": holds " + std::to_string(value.size()) + " items, fewer than " + argument.dump();
     }
-    known(keyword);
     return "";
   }
 
-  std::string check_number_keyword(const std::string& keyword, const json& argument, const json& value,
-                                   const std::string& where) const {
-    if (keyword != "minimum" && keyword != "exclusiveMinimum" && keyword != "maximum") {
-      known(keyword);
-      return "";
-    }
+  static std::string check_number_keyword(Keyword keyword, const json& argument, const json& value,
+                                          const Where& where) {
+    if (keyword != Keyword::minimum && keyword != Keyword::exclusive_minimum && keyword != Keyword::maximum) return "";
     const double x = value.get<double>();
     const double bound = argument.get<double>();
-    if (keyword == "minimum") return x >= bound ? "" : where + ": " + value.dump() + " is below " + argument.dump();
-    if (keyword == "exclusiveMinimum") {
-      return x > bound ? "" : where + ": " + value.dump() + " is not above " + argument.dump();
+    if (keyword == Keyword::minimum) {
+      return x >= bound ? "" : where.text() + ": " + value.dump() + " is below " + argument.dump();
     }
-    if (keyword == "maximum") return x <= bound ? "" : where + ": " + value.dump() + " is above " + argument.dump();
-    known(keyword);
-    return "";
+    if (keyword == Keyword::exclusive_minimum) {
+      return x > bound ? "" : where.text() + ": " + value.dump() + " is not above " + argument.dump();
+    }
+    return x <= bound ? "" : where.text() + ": " + value.dump() + " is above " + argument.dump();
   }
 
-  // A keyword that applies to another kind of value passes; one this reader does not know is an error.
-  static void known(const std::string& keyword) {
-    static const std::set<std::string> all = {
-        "required", "properties", "additionalProperties", "dependentRequired", "dependentSchemas", "items",
-        "minItems", "minimum",    "exclusiveMinimum",     "maximum",           "pattern"};
-    if (all.count(keyword) == 0) throw std::logic_error("record schema: unsupported keyword " + keyword);
-  }
-
-  const json& resolve(const std::string& reference) const {
+  // Each $ref is looked up once per check, not once per value it applies to.
+  const json& resolve(const json& argument) const {
+    const auto cached = resolved_.find(&argument);
+    if (cached != resolved_.end()) return *cached->second;
+    const std::string reference = argument.get<std::string>();
     if (reference.rfind("#/", 0) != 0) throw std::logic_error("record schema: unsupported $ref " + reference);
-    return root_.at(json::json_pointer(reference.substr(1)));
+    const json& target = root_.at(json::json_pointer(reference.substr(1)));
+    resolved_.emplace(&argument, &target);
+    return target;
   }
 
   const json& root_;
+  mutable std::unordered_map<const json*, std::vector<Rule>> rules_;
+  mutable std::unordered_map<const json*, const json*> resolved_;
 };
 
 }  // namespace
@@ -239,7 +367,7 @@ const nlohmann::json& record_schema() {
 }
 
 std::string schema_violation(const nlohmann::json& schema, const nlohmann::json& value) {
-  const std::string fault = Checker(schema).check(schema, value, "");
+  const std::string fault = Checker(schema).check(schema, value, Where{});
   return fault.rfind(":", 0) == 0 ? "the top level" + fault : fault;
 }
 

@@ -6,6 +6,7 @@
 #include <map>
 
 #include "report/load_chart.h"
+#include "report/parallel.h"
 #include "report/report_model_json.h"
 #include "stats/bootstrap.h"
 #include "stats/statistics.h"
@@ -118,7 +119,9 @@ struct NameGroup {
   const json* skipped = nullptr;
 };
 
-std::vector<BenchmarkRow> benchmark_rows(const LoadedRecord& record) {
+std::vector<BenchmarkRow> benchmark_rows(const LoadedRecord& record, bool keep_samples) {
+  std::map<std::string, std::size_t> loaded_index;  // the loaded benchmarks are one per name
+  for (std::size_t i = 0; i < record.benchmarks.size(); ++i) loaded_index[record.benchmarks[i].name] = i;
   std::vector<NameGroup> groups;
   std::map<std::string, std::size_t> index;
   for (const auto& entry : record.json["benchmarks"]) {
@@ -157,11 +160,12 @@ std::vector<BenchmarkRow> benchmark_rows(const LoadedRecord& record) {
       skipped.push_back(std::move(row));
       continue;
     }
-    for (const auto& loaded : record.benchmarks) {
-      if (loaded.name == row.name) row.samples = loaded.samples;
+    if (const auto loaded = loaded_index.find(row.name); loaded != loaded_index.end()) {
+      row.samples = record.benchmarks[loaded->second].samples;
     }
     row.repetitions = group.measured.size();
     fill_statistics(row, group.measured);
+    if (!keep_samples) std::vector<double>().swap(row.samples);
     if (record.has_gbx && first.contains("gbx")) {
       fill_gbx_facts(row, group.measured);
     } else {
@@ -195,7 +199,7 @@ std::vector<NotRunRow> not_run_rows(const json& record) {
   return rows;
 }
 
-RunReport summarize_run(const LoadedRecord& record, std::size_t index) {
+RunReport summarize_run(const LoadedRecord& record, std::size_t index, bool keep_samples) {
   RunReport run;
   run.path = record.path;
   run.label = "#" + std::to_string(index + 1);
@@ -215,7 +219,7 @@ RunReport summarize_run(const LoadedRecord& record, std::size_t index) {
     run.environment = report_json::plain_environment(record.json);
     run.missing_facts = report_json::plain_missing_facts();
   }
-  run.benchmarks = benchmark_rows(record);
+  run.benchmarks = benchmark_rows(record, keep_samples);
   run.not_run = not_run_rows(record.json);
   return run;
 }
@@ -253,13 +257,15 @@ std::vector<TrendSeries> trend_series(const ReportModel& model) {
       series[found->second].points.push_back(TrendPoint{run, row.median, row.median_lower, row.median_upper});
     }
   }
-  for (auto& s : series) {
+  // Each series' permutation tests are its own (seeded per series): run side by side, they give the same.
+  for_each_index(series.size(), worker_count(series.size()), [&](std::size_t i) {
+    TrendSeries& s = series[i];
     s.sentence = trend_sentence(model, s);
-    if (s.points.size() < 3) continue;
+    if (s.points.size() < 3) return;
     for (const ChangePoint& p : series_change_points(s)) {
       s.change_points.push_back(TrendChangePoint{p.index, p.relative_change, p.p_value});
     }
-  }
+  });
   return series;
 }
 
@@ -334,15 +340,16 @@ std::vector<ChangePoint> series_change_points(const TrendSeries& series, double 
   return detect_change_points(medians, lower, upper, alpha, seed);
 }
 
-ReportModel build_report_model(const std::vector<std::string>& paths) {
+ReportModel build_report_model(const std::vector<std::string>& paths, bool keep_samples) {
   ReportModel model;
-  // One record at a time: its JSON tree is dropped once the run is summarised, so the model's memory
-  // does not grow by a tree per run (issue 13). A comparison keeps its two records, without samples.
-  std::vector<LoadedRecord> compared;
-  model.runs.reserve(paths.size());
-  for (std::size_t i = 0; i < paths.size(); ++i) {
+  // Each record is read, checked and summarised on its own, several at a time (report/parallel.h); its
+  // JSON tree is dropped once the run is summarised, so the model's memory does not grow by a tree per
+  // run (issue 13). A comparison keeps its two records, without samples.
+  model.runs.resize(paths.size());
+  std::vector<LoadedRecord> compared(paths.size() == 2 ? 2 : 0);
+  for_each_index(paths.size(), worker_count(paths.size()), [&](std::size_t i) {
     LoadedRecord record = load_record(paths[i]);  // BadRecord names the file
-    model.runs.push_back(summarize_run(record, i));
+    model.runs[i] = summarize_run(record, i, keep_samples);
     if (i + 1 == paths.size()) {
       model.pareto = pareto_from_record(record.json);  // plain JSON gives none
       for (const std::string& problem : load_problems(record.json)) {
@@ -354,9 +361,9 @@ ReportModel build_report_model(const std::vector<std::string>& paths) {
     }
     if (paths.size() == 2) {
       drop_sample_arrays(record.json);
-      compared.push_back(std::move(record));
+      compared[i] = std::move(record);
     }
-  }
+  });
   if (compared.size() == 2) model.comparison = compare_loaded(compared[0], compared[1]);
   compared.clear();
 

@@ -165,8 +165,10 @@ struct ReportModel {
   std::vector<ScalingChart> scaling;     // of pareto_run(): latency and throughput along a numeric axis
 };
 
-// Loads and summarises the records. Throws BadRecord naming the file and the fault.
-ReportModel build_report_model(const std::vector<std::string>& paths);
+// Loads and summarises the records. Throws BadRecord naming the file and the fault (of the first bad
+// one given). keep_samples false leaves BenchmarkRow::samples empty once the statistics are computed:
+// only the report's distributions draw them, and a history of many runs would hold every one.
+ReportModel build_report_model(const std::vector<std::string>& paths, bool keep_samples = true);
 
 // The run whose Pareto fronts the report shows: the last one given (the candidate of two). The fronts
 // of one run are what a reader acts on; those of every run would repeat them.

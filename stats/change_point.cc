@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <limits>
 #include <random>
 #include <stdexcept>
 
@@ -17,8 +18,10 @@ struct Split {
 // The split of values[begin, end) with the largest Q over every tau and kappa: X = [begin, tau),
 // Y = [tau, kappa), kappa <= end (Matteson & James's search; kappa lets a bump in the middle of a
 // segment stand out against its own level). prefix[r][c]: the sum of |v_r - v_k| over k < c, local
-// indices, so that each (tau, kappa) costs O(1) and the whole search O(n^2).
-Split best_split(const std::vector<double>& values, std::size_t begin, std::size_t end) {
+// indices, so that each (tau, kappa) costs O(1) and the whole search O(n^2). A permutation test asks
+// only whether the largest Q reaches stop_at: the search ends once the best so far does.
+Split best_split(const std::vector<double>& values, std::size_t begin, std::size_t end,
+                 double stop_at = std::numeric_limits<double>::quiet_NaN()) {
   const std::size_t n = end - begin;
   std::vector<double> prefix(n * (n + 1), 0.0);
   const auto row = [&](std::size_t r, std::size_t c) -> double& { return prefix[r * (n + 1) + c]; };
@@ -40,7 +43,10 @@ Split best_split(const std::vector<double>& values, std::size_t begin, std::size
       const double k = static_cast<double>(kappa - tau);
       const double y_term = k > 1.0 ? within_y / (k * (k - 1.0) / 2.0) : 0.0;
       const double q = m * k / (m + k) * (2.0 * between / (m * k) - x_term - y_term);
-      if (best.index == 0 || q > best.q) best = {begin + tau, q};
+      if (best.index == 0 || q > best.q) {
+        best = {begin + tau, q};
+        if (best.q >= stop_at) return best;  // never for a NaN stop_at
+      }
     }
   }
   return best;
@@ -139,7 +145,7 @@ std::vector<ChangePoint> detect_change_points(const std::vector<double>& medians
       shuffled.assign(medians.begin() + static_cast<std::ptrdiff_t>(begin),
                       medians.begin() + static_cast<std::ptrdiff_t>(end));
       std::shuffle(shuffled.begin(), shuffled.end(), rng);
-      if (best_split(shuffled, 0, shuffled.size()).q >= strongest.q) ++as_large;
+      if (best_split(shuffled, 0, shuffled.size(), strongest.q).q >= strongest.q) ++as_large;
     }
     const double p_value = (1.0 + as_large) / (1.0 + kChangePointPermutations);
     if (p_value >= alpha) break;
