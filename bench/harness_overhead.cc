@@ -32,6 +32,7 @@ std::vector<float>& shared_input() {
 
 void plain_loop(benchmark::State& state) {
   const auto& input = shared_input();
+  // NOLINTNEXTLINE(clang-analyzer-deadcode.DeadStores): Google Benchmark's loop idiom; _ is never read
   for (auto _ : state) {
     float sum = gbx::kernels::reduce_naive(input.data(), input.size());
     benchmark::DoNotOptimize(sum);
@@ -83,7 +84,12 @@ int main(int argc, char** argv) {
   protocol.min_samples = kRepetitions;
   gbx::set_active_protocol(protocol);
 
+  // Hidden from clang-tidy (which defines __clang_analyzer__): its analyzer reports the benchmark that
+  // RegisterBenchmark news as leaked, inside benchmark.h where no NOLINT can go, though Google Benchmark's
+  // registry owns it. The build compiles the line as ever.
+#ifndef __clang_analyzer__
   benchmark::RegisterBenchmark("overhead/plain_loop", plain_loop)->Repetitions(kRepetitions);
+#endif
   gbx::register_fixture<GbxSum>("overhead", "gbx_fixture");
   gbx::register_short_benchmarks({});
 
