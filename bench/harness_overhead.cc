@@ -84,12 +84,7 @@ int main(int argc, char** argv) {
   protocol.min_samples = kRepetitions;
   gbx::set_active_protocol(protocol);
 
-  // Hidden from clang-tidy (which defines __clang_analyzer__): its analyzer reports the benchmark that
-  // RegisterBenchmark news as leaked, inside benchmark.h where no NOLINT can go, though Google Benchmark's
-  // registry owns it. The build compiles the line as ever.
-#ifndef __clang_analyzer__
   benchmark::RegisterBenchmark("overhead/plain_loop", plain_loop)->Repetitions(kRepetitions);
-#endif
   gbx::register_fixture<GbxSum>("overhead", "gbx_fixture");
   gbx::register_short_benchmarks({});
 
