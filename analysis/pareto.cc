@@ -227,6 +227,7 @@ std::vector<ParetoGroup> pareto_from_record(const LoadedRecord& record, const Pa
     by_problem[benchmark.problem].push_back(std::move(c));
   }
   std::vector<ParetoGroup> groups;
+  groups.reserve(problems.size());
   for (const std::string& problem : problems) groups.push_back(analyze_pareto(problem, by_problem[problem], options));
   // A swept benchmark's problem is the tuple of its axes that are not the variant's.
   for (ParetoGroup& group : groups) {

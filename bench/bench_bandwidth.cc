@@ -1,6 +1,8 @@
 // The CPU side of the bandwidth family: memcpy and STREAM's triad, checked element by element
 // against their twins (exact: they round as the twins do). Swept over n, a cache-resident size and
 // one well past any last-level cache by default; --gbx_axis=n=2^10:2^26:2 sweeps more.
+#include <cstddef>
+#include <cstdint>
 #include <string>
 #include <vector>
 
@@ -21,8 +23,9 @@ std::vector<double> twin_reference(std::size_t n, Twin twin) {
 }
 
 void memcpy_bench(gbx::State& state) {
-  const auto n = static_cast<std::size_t>(state.get_int("n"));
-  auto &src = state.host_array<float>(n), &dst = state.host_array<float>(n);
+  const std::int64_t count = state.get_int("n");   // the arrays' length as the state takes it
+  const auto n = static_cast<std::size_t>(count);  // and as the kernels do
+  auto &src = state.host_array<float>(count), &dst = state.host_array<float>(count);
   state.fill_random(src);
   state.declare_problem("bandwidth/copy/n=" + std::to_string(n));
   state.declare_bytes_per_run(2.0 * static_cast<double>(src.bytes()));
@@ -34,8 +37,9 @@ void memcpy_bench(gbx::State& state) {
 }
 
 void triad_bench(gbx::State& state) {
-  const auto n = static_cast<std::size_t>(state.get_int("n"));
-  auto &a = state.host_array<float>(n), &b = state.host_array<float>(n), &c = state.host_array<float>(n);
+  const std::int64_t count = state.get_int("n");
+  const auto n = static_cast<std::size_t>(count);
+  auto &a = state.host_array<float>(count), &b = state.host_array<float>(count), &c = state.host_array<float>(count);
   state.fill_random(b);
   state.fill_random(c);
   state.declare_problem("bandwidth/triad/n=" + std::to_string(n));

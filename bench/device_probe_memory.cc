@@ -2,6 +2,7 @@
 // own read bandwidth, the L2 roof), what the flush costs, and read, write and copy bandwidth of a
 // working set far larger than the L2 against the computed DRAM peak.
 #include <algorithm>
+#include <cmath>
 #include <cstddef>
 #include <functional>
 #include <string>
@@ -21,7 +22,7 @@ namespace {
 constexpr double kMiB = 1024.0 * 1024.0;
 constexpr double kColdOverHot = 1.2;  // a gap this large counts as "the working set fits in L2"
 
-std::string mib(double bytes) { return std::to_string(static_cast<long long>(bytes / kMiB + 0.5)) + " MiB"; }
+std::string mib(double bytes) { return std::to_string(std::llround(bytes / kMiB)) + " MiB"; }
 
 }  // namespace
 

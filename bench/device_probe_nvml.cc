@@ -78,7 +78,7 @@ void probe_nvml(ProbeResult& result) {
                            {"sm_max_mhz", max_clock_khz / 1000}});
   result.figures.push_back(checked("SM clock while busy (NVML)", highest_sm, "MHz",
                                    "> 0 and <= the highest SM clock (" + std::to_string(max_clock_khz / 1000) + " MHz)",
-                                   highest_sm > 0 && highest_sm <= max_clock_khz / 1000 * 1.01));
+                                   highest_sm > 0 && highest_sm <= static_cast<double>(max_clock_khz / 1000) * 1.01));
   result.figures.push_back(checked("memory clock while busy (NVML)", highest_memory, "MHz", "> 0", highest_memory > 0));
 }
 

@@ -23,7 +23,7 @@ namespace {
 double event_quantum_seconds(cudaStream_t stream) {
   std::set<std::int64_t> distinct_ns;
   for (int i = 0; i <= 400; ++i) {
-    const auto ns = static_cast<std::uint64_t>(10 * i);
+    const auto ns = 10 * static_cast<std::uint64_t>(i);
     for (const double s : event_seconds(
              stream, [&] { gbx::launch_spin_for(ns, stream); }, 1, true)) {
       distinct_ns.insert(std::llround(s * 1e9));

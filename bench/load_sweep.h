@@ -8,6 +8,7 @@
 // --gbx_concurrency and the other load flags widen or replace it, with their flags (--gbx_concurrency=off
 // drops it).
 #include <cstdint>
+#include <utility>
 #include <vector>
 
 #include <gbx/gbx.h>
@@ -22,7 +23,9 @@ inline LoadPlan default_suite_sweep(std::vector<std::int64_t> only_args, double 
   plan.warmup_requests = 5;
   plan.max_seconds_per_level = seconds_per_level;
   plan.only_where_valid = true;  // skipped where the harness would cost more than 5% of the kernel
-  plan.applies_to = [only_args](const std::vector<std::int64_t>& args) { return args == only_args; };
+  plan.applies_to = [only_args = std::move(only_args)](const std::vector<std::int64_t>& args) {
+    return args == only_args;
+  };
   return plan;
 }
 

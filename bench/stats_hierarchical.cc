@@ -122,6 +122,7 @@ void one_run(std::mt19937_64& engine, const Noise& noise, std::size_t benchmarks
   const auto tally = [&](const std::vector<gbx::HierarchicalRatio>& ratios, const gbx::ComparisonEvidence& evidence,
                          bool interval_rule_only, Tally& all, Tally* first) {
     std::vector<double> p;
+    p.reserve(ratios.size());
     for (const auto& r : ratios) p.push_back(r.p_value);
     const std::vector<double> q = gbx::benjamini_hochberg(p);
     bool any = false;

@@ -31,6 +31,7 @@ nlohmann::json interval_json(const BootstrapResult& b) {
 void print_console(std::ostream& out, const std::vector<ComparisonRow>& rows, bool colour) {
   std::size_t width = 20;
   std::vector<std::string> labels;
+  labels.reserve(rows.size());
   for (const auto& row : rows) labels.push_back(terminal_text(row.label));
   for (const auto& label : labels) width = std::max(width, label.size() + 2);
   out << std::string(width, ' ').replace(0, 9, "Benchmark")
@@ -126,6 +127,7 @@ int report_comparison(const CompareOptions& options, const LoadedRecord& base, c
     }
   }
   std::vector<Verdict> verdicts;
+  verdicts.reserve(rows.size());
   for (const auto& row : rows) verdicts.push_back(row.verdict);
 
   if (options.format == "json") {

@@ -36,6 +36,7 @@ std::string refuse(const ExportOptions& options, const std::vector<std::string>&
   for (const std::string& output : outputs) {
     for (const std::string& input : options.inputs) {
       std::error_code error;
+      // NOLINTNEXTLINE(performance-inefficient-string-concatenation): the message is built once, on the way out
       if (std::filesystem::equivalent(input, output, error)) return output + " is the input record " + input;
     }
   }

@@ -105,6 +105,7 @@ void check_alike(const std::vector<Shard>& shards) {
     }
     const std::string group = environment_group(shard.record);
     if (group != first_group) {
+      // NOLINTNEXTLINE(performance-inefficient-string-concatenation): the message is built once, on the way out
       throw BadRecord(shard.path + " ran on '" + group + "' but " + shards.front().path + " on '" + first_group +
                       "': merge each environment group on its own and compare group with group (docs/scale-out.md)");
     }

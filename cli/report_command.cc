@@ -67,6 +67,7 @@ std::string refuse_output(const ReportOptions& options) {
   for (const std::string& input : options.inputs) {
     std::error_code error;
     if (std::filesystem::equivalent(input, output, error)) {
+      // NOLINTNEXTLINE(performance-inefficient-string-concatenation): the message is built once, on the way out
       return "-o " + output + " is the input record " + input + "; the report would overwrite it";
     }
   }

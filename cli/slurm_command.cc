@@ -78,6 +78,7 @@ int run_captured(const std::vector<std::string>& argv, std::string& output) {
     ::close(fds[0]);
     ::close(fds[1]);
     std::vector<char*> args;
+    args.reserve(argv.size() + 1);
     for (const auto& arg : argv) args.push_back(const_cast<char*>(arg.c_str()));
     args.push_back(nullptr);
     ::execvp(args[0], args.data());
@@ -108,9 +109,10 @@ int collect(const SlurmOptions& options, const std::string& dir, const std::stri
             std::ostream& err) {
   std::vector<std::string> records;
   bool failed = false;
+  const std::string log_prefix = dir + "/slurm-" + job + "_";  // made once: the loop adds each shard's number
   for (std::int64_t i = 0; i < options.shards; ++i) {
     const std::string base = dir + "/shard-" + std::to_string(i);
-    const std::string log = dir + "/slurm-" + job + "_" + std::to_string(i) + ".out";
+    const std::string log = log_prefix + std::to_string(i) + ".out";
     std::ifstream exit_file(base + ".exit");
     int status = -1;
     if (!(exit_file >> status)) {

@@ -38,7 +38,8 @@ std::optional<std::int64_t> parse_size(const std::string& text) {
   const long long value = std::strtoll(text.c_str(), &end, 10);
   if (end == text.c_str() || value <= 0) return std::nullopt;
   const char unit = *end;
-  const std::int64_t scale = unit == 'K' ? 1024 : unit == 'M' ? 1024 * 1024 : unit == 'G' ? 1024LL * 1024 * 1024 : 1;
+  constexpr std::int64_t kKiB = 1024;  // 64-bit, so the products below do not overflow an int
+  const std::int64_t scale = unit == 'K' ? kKiB : unit == 'M' ? kKiB * kKiB : unit == 'G' ? kKiB * kKiB * kKiB : 1;
   return static_cast<std::int64_t>(value) * scale;
 }
 

@@ -2,6 +2,7 @@
 #include <algorithm>
 #include <cstdio>
 #include <string>
+#include <utility>
 
 #include "environment/peaks.h"
 
@@ -88,8 +89,9 @@ Peak cpu_peak_from_facts(const CpuFacts& facts, const Peak& calibrated,
       } else {
         continue;
       }
-      peak.roofs.push_back({level_name(cache.level), cache.bytes, bytes_per_cycle * per_cycle_all_cores,
-                            source + " x " + std::to_string(cores) + " cores x " + clock, false});
+      source.append(" x ").append(std::to_string(cores)).append(" cores x ").append(clock);
+      peak.roofs.push_back(
+          {level_name(cache.level), cache.bytes, bytes_per_cycle * per_cycle_all_cores, std::move(source), false});
     }
   }
   if (calibrated.bytes_per_second) {

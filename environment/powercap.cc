@@ -30,7 +30,7 @@ std::optional<double> read_counter(const std::string& path, std::string& why) {
 
 }  // namespace
 
-PowercapMeter::PowercapMeter(std::string root) {
+PowercapMeter::PowercapMeter(const std::string& root) {
   namespace fs = std::filesystem;
   std::error_code error;
   if (!fs::is_directory(root, error)) {

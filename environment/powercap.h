@@ -12,7 +12,7 @@ namespace gbx {
 // says why and joules() is empty.
 class PowercapMeter {
  public:
-  explicit PowercapMeter(std::string root = "/sys/class/powercap");
+  explicit PowercapMeter(const std::string& root = "/sys/class/powercap");
 
   const std::string& unavailable() const { return unavailable_; }
   // What is summed, e.g. "RAPL package-0 + package-1 (powercap energy_uj)".

@@ -14,7 +14,7 @@ std::size_t parse_cache_size(const std::string& text) {
   std::size_t i = 0;
   for (; i < text.size() && text[i] >= '0' && text[i] <= '9'; ++i) value = value * 10 + std::size_t(text[i] - '0');
   if (i < text.size() && (text[i] == 'K' || text[i] == 'k')) value *= 1024;
-  if (i < text.size() && (text[i] == 'M' || text[i] == 'm')) value *= 1024 * 1024;
+  if (i < text.size() && (text[i] == 'M' || text[i] == 'm')) value *= std::size_t{1024} * 1024;
   return value;
 }
 

@@ -48,7 +48,7 @@ CudaEventTimer::CudaEventTimer(cudaStream_t stream, std::shared_ptr<CudaEventCal
 
 CudaEventTimer::CudaEventTimer(CudaEventTimer&& other) noexcept
     : stream_(other.stream_),
-      calls_(other.calls_),
+      calls_(std::move(other.calls_)),
       start_(std::exchange(other.start_, nullptr)),
       stop_(std::exchange(other.stop_, nullptr)) {}
 

@@ -275,6 +275,7 @@ void FixtureBase::tear_down_held() noexcept {
 
 void FixtureBase::measure_benchmark(benchmark::State& state, int argument_count) {
   std::vector<std::int64_t> args;
+  args.reserve(static_cast<std::size_t>(argument_count));
   for (int i = 0; i < argument_count; ++i) args.push_back(state.range(static_cast<std::size_t>(i)));
   if (held_fixture != nullptr && (held_fixture != this || held_args_ != args)) release_held();
   reusing_setup_ = held_fixture == this;
@@ -387,6 +388,7 @@ void FixtureBase::publish_call(benchmark::State& state, const std::string& failu
   }
   // A measurement that did not fail holds at least one sample, all finite.
   const double median_seconds = median(record_.measurement.samples).value_or(0.0);
+  // NOLINTNEXTLINE(clang-analyzer-deadcode.DeadStores): Google Benchmark's loop idiom; _ is never read
   for (auto _ : state) state.SetIterationTime(median_seconds);
 }
 

@@ -44,12 +44,11 @@ std::int64_t parse_count(const std::string& flag, const std::string& value, std:
 }
 
 double parse_positive(const std::string& flag, const std::string& value, const std::string& expected) {
+  if (value.empty()) refuse(flag, value, expected);
   errno = 0;
   char* end = nullptr;
-  const double parsed = value.empty() ? 0.0 : std::strtod(value.c_str(), &end);
-  if (value.empty() || errno != 0 || *end != '\0' || !std::isfinite(parsed) || parsed <= 0.0) {
-    refuse(flag, value, expected);
-  }
+  const double parsed = std::strtod(value.c_str(), &end);
+  if (errno != 0 || *end != '\0' || !std::isfinite(parsed) || parsed <= 0.0) refuse(flag, value, expected);
   return parsed;
 }
 
@@ -130,6 +129,7 @@ CommandLine parse_command_line(const std::vector<std::string>& args) {
       values.emplace(name, "true");
       continue;
     }
+    // NOLINTNEXTLINE(performance-inefficient-string-concatenation): the message is built once, on the way out
     if (equals == std::string::npos) throw FlagError("--" + name + " needs a value: --" + name + "=VALUE");
     if (!values.emplace(name, arg.substr(equals + 1)).second) {
       throw FlagError("--" + name + " is given more than once");

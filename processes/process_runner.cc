@@ -102,6 +102,7 @@ Spawned spawn(const std::string& binary, const std::vector<std::string>& args, b
   std::vector<std::string> argv_storage{binary};
   argv_storage.insert(argv_storage.end(), args.begin(), args.end());
   std::vector<char*> argv;
+  argv.reserve(argv_storage.size() + 1);
   for (auto& arg : argv_storage) argv.push_back(arg.data());
   argv.push_back(nullptr);
   pid_t pid = -1;
@@ -209,7 +210,7 @@ std::vector<std::size_t> process_order(std::size_t count, std::uint64_t seed, st
   return order;
 }
 
-ProcessRunner::ProcessRunner(std::string binary, std::vector<std::string> args, std::vector<std::string> names,
+ProcessRunner::ProcessRunner(std::string binary, const std::vector<std::string>& args, std::vector<std::string> names,
                              std::int64_t processes, std::uint64_t order_seed, double benchmark_timeout_seconds)
     : binary_(std::move(binary)), args_(child_arguments(args)), timeout_seconds_(benchmark_timeout_seconds) {
   results_.outcomes.resize(names.size());

@@ -55,7 +55,7 @@ std::string signal_name(int signal);
 // rest of that process's order.
 class ProcessRunner {
  public:
-  ProcessRunner(std::string binary, std::vector<std::string> args, std::vector<std::string> names,
+  ProcessRunner(std::string binary, const std::vector<std::string>& args, std::vector<std::string> names,
                 std::int64_t processes, std::uint64_t order_seed, double benchmark_timeout_seconds);
 
   // Runs process `index` (0..processes-1) to the end of its order. Returns false when a signal

@@ -99,6 +99,7 @@ double uniform01(std::mt19937_64& engine) { return static_cast<double>(engine() 
 std::optional<std::pair<double, double>> two_level_bootstrap(const std::vector<std::vector<double>>& groups,
                                                              double level, std::size_t resamples, std::uint64_t seed) {
   std::vector<MedianLawSampler> laws;
+  laws.reserve(groups.size());
   for (const auto& group : groups) laws.emplace_back(group);
   std::mt19937_64 engine(seed);
   const std::size_t k = groups.size();

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <limits>
 
 namespace gbx {
 
@@ -30,7 +31,7 @@ std::optional<PercentileUpperBound> percentile_upper_bound(const std::vector<dou
   const double log_ratio = std::log1p(-percentile) - std::log(percentile);
   const double allowed = std::log1p(-confidence);  // log(1 - c)
   double log_pmf = nd * std::log(percentile);      // log P(K = n)
-  double log_tail = -INFINITY;
+  double log_tail = -std::numeric_limits<double>::infinity();
   for (std::size_t j = n; j >= 1; --j) {
     const double larger = std::max(log_tail, log_pmf);
     log_tail = larger + std::log1p(std::exp(std::min(log_tail, log_pmf) - larger));

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstddef>
 #include <limits>
 #include <string>
 
@@ -52,7 +53,8 @@ std::optional<OccupancyEstimate> occupancy_in_window(const std::vector<Occupancy
     for (std::size_t b = 0; b < kBatches; ++b) {
       const std::size_t from = b * inside.size() / kBatches;
       const std::size_t to = (b + 1) * inside.size() / kBatches;
-      batch_means.push_back(mean_of(std::vector<double>(inside.begin() + from, inside.begin() + to)));
+      batch_means.push_back(mean_of(std::vector<double>(inside.begin() + static_cast<std::ptrdiff_t>(from),
+                                                        inside.begin() + static_cast<std::ptrdiff_t>(to))));
     }
     double squares = 0.0;
     for (double m : batch_means) squares += (m - e.mean) * (m - e.mean);

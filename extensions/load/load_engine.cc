@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstddef>
 #include <deque>
 #include <limits>
 #include <random>
@@ -160,8 +161,8 @@ OpenLoopLevel run_open_level(ServicePool& pool, const LoadPlan& plan, double rat
   if (noop != nullptr && level.service_mean_seconds > 0.0) {
     // The hand-over of the open loop (release, wake-up, completion), on a no-op at the same rate: its
     // mean latency from the scheduled arrival, over a few hundred arrivals.
-    const std::vector<double> few(offsets.begin(),
-                                  offsets.begin() + std::min<std::size_t>(offsets.size(), warmup + 500));
+    const auto few_count = static_cast<std::ptrdiff_t>(std::min<std::size_t>(offsets.size(), warmup + 500));
+    const std::vector<double> few(offsets.begin(), offsets.begin() + few_count);
     const OpenLoopRun idle =
         run_open_loop(*noop, static_cast<std::size_t>(plan.servers), few, warmup, plan.max_seconds_per_level);
     const OpenLoopLevel idle_level =

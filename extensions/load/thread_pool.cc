@@ -5,6 +5,7 @@
 
 #include <chrono>
 #include <cmath>
+#include <cstddef>
 #include <random>
 
 #include "extensions/cpu_timer.h"
@@ -204,7 +205,8 @@ ClosedLoopTrace ThreadServicePool::run_closed(std::size_t workers, std::size_t c
   closed_mode_.store(false);
   for (std::size_t slot = 0; slot < workers; ++slot) {
     const std::size_t count = state_[slot].count.load();
-    trace.completions.insert(trace.completions.end(), state_[slot].log.begin(), state_[slot].log.begin() + count);
+    trace.completions.insert(trace.completions.end(), state_[slot].log.begin(),
+                             state_[slot].log.begin() + static_cast<std::ptrdiff_t>(count));
     std::vector<Completion>().swap(state_[slot].log);
   }
   std::lock_guard<std::mutex> lock(mutex_);
