@@ -72,13 +72,14 @@ void probe_nvml(ProbeResult& result) {
     result.figures.push_back(checked(step_name, step, "mJ", "> 0 (gbx's energy observer assumes 1 mJ)", step > 0.0,
                                      "the median change of nvmlDeviceGetTotalEnergyConsumption"));
   }
+  const int max_clock_mhz = max_clock_khz / 1000;  // whole MHz, as NVML reports its clocks
   result.clocks.push_back({{"phase", "a one-thread spin"},
                            {"sm_mhz", highest_sm},
                            {"memory_mhz", highest_memory},
-                           {"sm_max_mhz", max_clock_khz / 1000}});
+                           {"sm_max_mhz", max_clock_mhz}});
   result.figures.push_back(checked("SM clock while busy (NVML)", highest_sm, "MHz",
-                                   "> 0 and <= the highest SM clock (" + std::to_string(max_clock_khz / 1000) + " MHz)",
-                                   highest_sm > 0 && highest_sm <= static_cast<double>(max_clock_khz / 1000) * 1.01));
+                                   "> 0 and <= the highest SM clock (" + std::to_string(max_clock_mhz) + " MHz)",
+                                   highest_sm > 0 && highest_sm <= max_clock_mhz * 1.01));
   result.figures.push_back(checked("memory clock while busy (NVML)", highest_memory, "MHz", "> 0", highest_memory > 0));
 }
 
