@@ -41,8 +41,7 @@ nlohmann::json row_json(const PairedResult& r, double band, double equivalence) 
   j["pairs"] = r.pair_log_ratios.size();
   j["block_pairs"] = r.block_pairs;
   j["pair_log_ratios"] = r.pair_log_ratios;
-  j["ratio"] = {
-      {"estimate", r.ratio}, {"lower", r.lower}, {"upper", r.upper}, {"method", "repeated-paired-t-log-ratios"}};
+  j["ratio"] = {{"estimate", r.ratio}, {"lower", r.lower}, {"upper", r.upper}, {"method", r.method}};
   j["equivalence_interval"] = {{"lower", r.equivalence_lower}, {"upper", r.equivalence_upper}};
   j["p_adjusted"] = r.p_value;
   j["test"] = r.test;

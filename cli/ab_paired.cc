@@ -74,6 +74,7 @@ PairedResult result_from(const std::string& name, const SequentialRow& row) {
   const RatioInterval none{a.ratio, a.ratio, a.ratio, 0.95, "", 0, 0};
   const RatioInterval& d = row.difference ? *row.difference : none;
   const RatioInterval& e = row.equivalence ? *row.equivalence : none;
+  r.method = d.method.empty() ? "repeated-paired-t-log-ratios" : d.method;
   r.lower = d.lower;
   r.upper = d.upper;
   r.equivalence_lower = e.lower;

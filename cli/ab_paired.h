@@ -47,6 +47,7 @@ struct PairedResult {
   double equivalence_lower = 1.0, equivalence_upper = 1.0;  // the (repeated) 90% TOST interval
   double p_value = 1.0;                                     // BH-adjusted, at the row's last look
   std::string test;
+  std::string method;  // of the (repeated) interval
   std::optional<double> mde;
   Verdict verdict = Verdict::insufficient;
   std::string failure;  // non-empty: a worker failed this benchmark

@@ -270,7 +270,6 @@ std::optional<PairedAnalysis> analyze_pairs(const std::vector<WorkerPairBlocks>&
     if (equivalence) analysis.equivalence_interval = ratio_interval(center, *equivalence, equivalence_level, method);
     analysis.p_t = t_test_p_value(values).value_or(1.0);
   }
-  analysis.center_log_ratio = analysis.replicated ? analysis.mean_log_ratio : mean_of(values);
   if (analysis.replicated) {
     analysis.sd_log_ratio = sample_sd(x);
     analysis.se_log_ratio = *analysis.sd_log_ratio / std::sqrt(static_cast<double>(x.size()));
@@ -286,7 +285,6 @@ std::optional<PairedAnalysis> analyze_pairs(const std::vector<WorkerPairBlocks>&
         analysis.signed_rank = true;
         analysis.difference_interval = difference;
         analysis.equivalence_interval = equivalence;
-        analysis.center_log_ratio = std::log(difference->ratio);
         analysis.ratio = difference->ratio;
         analysis.p_value = *p;
         analysis.test = "signed-rank-exact";

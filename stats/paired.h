@@ -127,9 +127,8 @@ struct PairedAnalysis {
   std::vector<PairEstimate> estimates;  // one per pair with an estimate, in input order
   double mean_log_ratio = 0.0;          // mean of x_k
   std::optional<double> sd_log_ratio;   // sample sd of x_k (n - 1); absent for K = 1
-  // The centre the intervals are about: the mean of the x_k (t) or their Hodges-Lehmann estimate
-  // (signed rank); ratio = exp(center_log_ratio).
-  double center_log_ratio = 0.0;
+  // exp of the centre the intervals are about: the mean of the x_k (t) or their Hodges-Lehmann
+  // estimate (signed rank).
   double ratio = 1.0;
   // The standard error of the centre that the MDE uses (K >= 2): sd / sqrt(K) for t; for the signed
   // rank, the half-width of its exact interval at about 95% over the normal quantile of the level it

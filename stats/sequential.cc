@@ -227,7 +227,8 @@ void sequential_look(const std::vector<std::vector<WorkerPairBlocks>>& pairs_by_
     row.difference = analysis->difference_interval;
     row.equivalence = analysis->equivalence_interval;
     if (analysis->replicated) {
-      row.difference_critical = t_critical_for(difference_z->back(), analysis->pairs);
+      const double t_critical = t_critical_for(difference_z->back(), analysis->pairs);
+      row.difference_critical = t_critical;
       row.equivalence_critical = t_critical_for(equivalence_z->back(), analysis->pairs);
       const double se = *analysis->sd_log_ratio / std::sqrt(static_cast<double>(analysis->pairs));
       const auto repeated = [&](double critical, double level) {
@@ -258,9 +259,9 @@ void sequential_look(const std::vector<std::vector<WorkerPairBlocks>>& pairs_by_
           row.difference->method = row.equivalence->method = "repeated-signed-rank-hodges-lehmann";
         }
       }
-      row.mde = minimum_detectable_change(*analysis->se_log_ratio * std::sqrt(static_cast<double>(analysis->pairs)),
-                                          analysis->pairs, options.noise_band, options.alpha, options.power,
-                                          t_critical_for(difference_z->back(), analysis->pairs));
+      row.mde =
+          minimum_detectable_change(*analysis->se_log_ratio * std::sqrt(static_cast<double>(analysis->pairs)),
+                                    analysis->pairs, options.noise_band, options.alpha, options.power, t_critical);
     }
     row.analysis = std::move(analysis);
     analysed[b] = true;
