@@ -98,6 +98,7 @@ struct SimulatedBenchmark {
 // The twelve CPU reduce and bandwidth rows of the issue span about 10 us to 20 ms a sample.
 inline std::vector<SimulatedBenchmark> default_suite(double change) {
   std::vector<SimulatedBenchmark> suite;
+  suite.reserve(12);
   for (int i = 0; i < 12; ++i) suite.push_back({1e-5 * std::pow(2.0, i), change});
   return suite;
 }

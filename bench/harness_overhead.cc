@@ -1,12 +1,16 @@
 // What gbx's harness costs: one short CPU kernel timed by a plain Google Benchmark loop, by a gbx
-// fixture (the class form) and by the short form, side by side in one run, with the medians and the
-// ratios to the plain loop.
+// fixture (the class form) and by the short form, side by side in one run. The three run in rounds,
+// one after another in an order that changes from round to round, so that each round's ratio to the
+// plain loop compares runs a fraction of a second apart: this machine's speed drifts by a few percent
+// over seconds, and three parts run whole one after the other would carry that drift into the ratio.
 #include <benchmark/benchmark.h>
 
 #include <algorithm>
+#include <array>
 #include <cstdio>
 #include <numeric>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include <gbx/gbx.h>
@@ -20,7 +24,11 @@
 namespace {
 
 constexpr std::size_t kCount = 1024;
-constexpr int kRepetitions = 30;
+constexpr int kRounds = 12;  // two of each of the six orders of the three forms
+constexpr int kPlainRepetitionsPerRound = 5;
+constexpr int kSamplesPerRound = 10;
+
+const char* const kForms[3] = {"overhead/plain_loop", "overhead/gbx_fixture", "overhead/gbx_short_form"};
 
 std::vector<float>& shared_input() {
   static std::vector<float> input = [] {
@@ -69,11 +77,22 @@ class CollectingReporter : public gbx::GbxReporter {
       if (run.run_type == Run::RT_Iteration && !gbx::run_error(run) && run.iterations > 0 &&
           run.run_name.function_name == "overhead/plain_loop") {
         plain_seconds.push_back(run.real_accumulated_time / static_cast<double>(run.iterations));
+        plain_round.push_back(round);
       }
     }
     gbx::GbxReporter::ReportRuns(runs);
   }
   std::vector<double> plain_seconds;
+  std::vector<int> plain_round;  // the round of each plain repetition
+  int round = 0;
+};
+
+double mean_of(const std::vector<double>& values) {
+  return std::accumulate(values.begin(), values.end(), 0.0) / static_cast<double>(values.size());
+}
+
+struct RoundMeans {
+  std::vector<double> plain, fixture, short_form;  // one mean per round, seconds
 };
 
 }  // namespace
@@ -82,44 +101,78 @@ int main(int argc, char** argv) {
   benchmark::Initialize(&argc, argv);
   if (benchmark::ReportUnrecognizedArguments(argc, argv)) return 2;
   gbx::Protocol protocol;
-  protocol.min_samples = kRepetitions;
+  protocol.min_samples = kSamplesPerRound;
   gbx::set_active_protocol(protocol);
 
-  benchmark::RegisterBenchmark("overhead/plain_loop", plain_loop)->Repetitions(kRepetitions);
+  benchmark::RegisterBenchmark(kForms[0], plain_loop)->Repetitions(kPlainRepetitionsPerRound);
   gbx::register_fixture<GbxSum>("overhead", "gbx_fixture");
   gbx::register_short_benchmarks({});
 
   CollectingReporter reporter(benchmark::CreateDefaultDisplayReporter(), nullptr);
-  benchmark::RunSpecifiedBenchmarks(&reporter);
+  std::vector<std::pair<int, std::string>> fixture_runs;  // (round, form) of each fixture record, in order
+  std::array<int, 3> order = {0, 1, 2};
+  for (int round = 0; round < kRounds; ++round) {
+    reporter.round = round;
+    for (const int form : order) {
+      benchmark::RunSpecifiedBenchmarks(&reporter, std::string("^") + kForms[form] + "(/|$)");
+      if (form != 0) fixture_runs.emplace_back(round, kForms[form]);
+    }
+    // Rotate every round and swap the last two every third: the twelve rounds hold each order twice.
+    std::rotate(order.begin(), order.begin() + 1, order.end());
+    if (round % 3 == 2) std::swap(order[1], order[2]);
+  }
   benchmark::Shutdown();
 
-  const std::vector<double>& plain_seconds = reporter.plain_seconds;
-  if (plain_seconds.empty()) {
-    std::fprintf(stderr, "harness_overhead: the plain loop did not run (check --benchmark_filter)\n");
+  const std::vector<gbx::RunRecord> records = gbx::SampleChannel::global().records();
+  if (reporter.plain_seconds.empty() || records.size() != fixture_runs.size()) {
+    std::fprintf(stderr, "harness_overhead: %zu plain repetitions and %zu gbx records for %zu gbx runs\n",
+                 reporter.plain_seconds.size(), records.size(), fixture_runs.size());
     return 1;
   }
-  const double plain = *gbx::median(plain_seconds);
-  std::printf("\nharness overhead, kernel: naive sum of %zu floats\n", kCount);
-  std::printf("  plain Google Benchmark loop: median %.4g ns over %zu repetitions\n", plain * 1e9,
-              plain_seconds.size());
-  // Like for like: a plain repetition's time is a mean over its iterations, so it carries every
-  // interrupt and preemption that struck it, while gbx's median of short samples leaves them out. The
-  // ratio of means compares the harnesses; the ratio of gbx's median to the plain mean adds the
-  // difference between the two statistics on this machine.
-  const auto mean = [](const std::vector<double>& values) {
-    return std::accumulate(values.begin(), values.end(), 0.0) / static_cast<double>(values.size());
-  };
-  const double plain_mean = mean(plain_seconds);
-  std::printf("  plain loop: mean %.4g ns\n", plain_mean * 1e9);
-  for (const auto& record : gbx::SampleChannel::global().records()) {
-    if (record.measurement.samples.empty()) continue;
-    const double gbx_median = *gbx::median(record.measurement.samples);
-    const double gbx_mean = mean(record.measurement.samples);
-    std::printf(
-        "  %-28s median %.4g ns, mean %.4g ns over %zu samples (batch %lld); ratio to plain: of means %.3f, "
-        "median to mean %.3f\n",
-        (record.benchmark + ":").c_str(), gbx_median * 1e9, gbx_mean * 1e9, record.measurement.samples.size(),
-        static_cast<long long>(record.measurement.batch), gbx_mean / plain_mean, gbx_median / plain);
+  RoundMeans means;
+  std::vector<double> fixture_samples, short_samples;
+  for (int round = 0; round < kRounds; ++round) {
+    std::vector<double> plain;
+    for (std::size_t i = 0; i < reporter.plain_seconds.size(); ++i) {
+      if (reporter.plain_round[i] == round) plain.push_back(reporter.plain_seconds[i]);
+    }
+    if (plain.empty()) {
+      std::fprintf(stderr, "harness_overhead: the plain loop did not run in round %d\n", round);
+      return 1;
+    }
+    means.plain.push_back(mean_of(plain));
   }
+  for (std::size_t i = 0; i < records.size(); ++i) {
+    const auto& samples = records[i].measurement.samples;
+    if (samples.empty()) {
+      std::fprintf(stderr, "harness_overhead: %s kept no samples\n", records[i].benchmark.c_str());
+      return 1;
+    }
+    const bool is_fixture = fixture_runs[i].second == kForms[1];
+    (is_fixture ? means.fixture : means.short_form).push_back(mean_of(samples));
+    auto& pooled = is_fixture ? fixture_samples : short_samples;
+    pooled.insert(pooled.end(), samples.begin(), samples.end());
+  }
+
+  std::printf(
+      "\nharness overhead, kernel: naive sum of %zu floats; %d rounds, each form once per round in a changing "
+      "order\n",
+      kCount, kRounds);
+  std::printf("  plain Google Benchmark loop: mean %.4g ns (round means %.4g to %.4g ns), %d repetitions a round\n",
+              mean_of(means.plain) * 1e9, *std::min_element(means.plain.begin(), means.plain.end()) * 1e9,
+              *std::max_element(means.plain.begin(), means.plain.end()) * 1e9, kPlainRepetitionsPerRound);
+  // Like for like: a plain repetition's time is a mean over its iterations, so the ratio compares
+  // means. Each round's ratio is taken within the round; their median is the figure to quote.
+  const auto report = [&](const char* name, const std::vector<double>& form_means, const std::vector<double>& samples) {
+    std::vector<double> ratios;
+    for (std::size_t r = 0; r < form_means.size(); ++r) ratios.push_back(form_means[r] / means.plain[r]);
+    std::printf(
+        "  %-24s mean %.4g ns, median %.4g ns over %zu samples; ratio of means to plain, per round: median "
+        "%.3f (%.3f to %.3f)\n",
+        name, mean_of(samples) * 1e9, *gbx::median(samples) * 1e9, samples.size(), *gbx::median(ratios),
+        *std::min_element(ratios.begin(), ratios.end()), *std::max_element(ratios.begin(), ratios.end()));
+  };
+  report("class form (fixture):", means.fixture, fixture_samples);
+  report("short form (GBX_BENCH):", means.short_form, short_samples);
   return 0;
 }

@@ -332,11 +332,13 @@ int run_interleaved(const AbOptions& given, std::ostream& out, std::ostream& err
     std::vector<AbBlock> all = sides[0].blocks;
     all.insert(all.end(), sides[1].blocks.begin(), sides[1].blocks.end());
     std::vector<std::vector<WorkerPairBlocks>> by_row;
+    by_row.reserve(rows.size());
     for (auto& row : rows) {
       by_row.push_back(worker_pairs(row.label, all));
       if (!row.failure.empty()) row.sequential.stopped = true;
     }
     std::vector<SequentialRow> state;
+    state.reserve(rows.size());
     for (const auto& row : rows) state.push_back(row.sequential);
     sequential_look(by_row, state, ab_design(options.noise_band, options.equivalence, options.fdr, planned, test),
                     last);

@@ -52,6 +52,7 @@ std::vector<WorkerPairBlocks> worker_pairs(const std::string& row, const std::ve
     by_pair[key.first].block_pairs.push_back(std::move(pair));
   }
   std::vector<WorkerPairBlocks> out;
+  out.reserve(by_pair.size());
   for (auto& [index, pair] : by_pair) out.push_back(std::move(pair));
   return out;
 }
@@ -100,6 +101,7 @@ std::vector<PairedResult> replay_looks(const std::vector<std::string>& rows, con
   for (std::size_t i = 0; i < rows.size(); ++i) state[i].stopped = i < failures.size() && !failures[i].empty();
   for (const auto& look : looks) {
     std::vector<std::vector<WorkerPairBlocks>> pairs;
+    pairs.reserve(rows.size());
     for (const auto& row : rows) pairs.push_back(worker_pairs(row, blocks, look.pairs));
     sequential_look(pairs, state, ab_design(noise_band, equivalence, fdr, look.planned_pairs, test), look.final_look);
   }

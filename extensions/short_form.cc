@@ -54,11 +54,12 @@ std::vector<std::unique_ptr<ShortBenchmark>>& registry() {
 
 }  // namespace
 
-ShortBenchmark::ShortBenchmark(std::string name, std::string type_axis_name,
+ShortBenchmark::ShortBenchmark(std::string name, const std::string& type_axis_name,
                                std::vector<std::pair<std::string, detail::MakeFixture>> makers)
     : name_(std::move(name)), makers_(std::move(makers)) {
   if (!type_axis_name.empty()) {
     std::vector<std::string> types;
+    types.reserve(makers_.size());
     for (const auto& [type, make] : makers_) types.push_back(type);
     axes_.push_back(type_axis(type_axis_name, types));
   }

@@ -187,7 +187,7 @@ std::vector<double> reference_map(const Array<T>& input, F f) {
 class ShortBenchmark {
  public:
   // type_axis: the name of the type axis ("" for none); makers: one per type, or one.
-  ShortBenchmark(std::string name, std::string type_axis,
+  ShortBenchmark(std::string name, const std::string& type_axis,
                  std::vector<std::pair<std::string, detail::MakeFixture>> makers);
 
   ShortBenchmark* int_axis(const std::string& name, const std::vector<std::int64_t>& values);

@@ -16,7 +16,7 @@ namespace {
 std::string hex_of(const unsigned char* digest, unsigned int length) {
   static const char* hex = "0123456789abcdef";
   std::string text;
-  text.reserve(2 * length);
+  text.reserve(2 * static_cast<std::size_t>(length));
   for (unsigned int i = 0; i < length; ++i) {
     text += hex[digest[i] >> 4];
     text += hex[digest[i] & 0x0f];

@@ -368,7 +368,7 @@ const nlohmann::json& record_schema() {
 
 std::string schema_violation(const nlohmann::json& schema, const nlohmann::json& value) {
   const std::string fault = Checker(schema).check(schema, value, Where{});
-  return fault.rfind(":", 0) == 0 ? "the top level" + fault : fault;
+  return fault.rfind(':', 0) == 0 ? "the top level" + fault : fault;
 }
 
 std::string schema_violation(const nlohmann::json& record) { return schema_violation(record_schema(), record); }

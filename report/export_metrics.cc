@@ -49,9 +49,11 @@ std::string dashboard_name(const ExportedBenchmark& b) {
   std::string name = b.problem + (b.variant.empty() ? "" : " " + b.variant);
   std::string extra;
   for (const auto& [axis, value] : b.axes) {
-    const std::string pair = axis + "=" + value;
+    std::string pair = axis;
+    pair.append("=").append(value);
     if (b.problem.find(pair) != std::string::npos) continue;  // reduce/n=4096 already says n=4096
-    extra += (extra.empty() ? "" : ",") + pair;
+    if (!extra.empty()) extra += ",";
+    extra += pair;
   }
   return extra.empty() ? name : name + " [" + extra + "]";
 }

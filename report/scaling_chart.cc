@@ -111,9 +111,11 @@ std::vector<ScalingChart> scaling_charts(const json& record) {
       std::string rest;
       for (const auto& [other, other_value] : axes->items()) {
         if (other == axis || variant_axes.count(other) != 0) continue;
-        rest += " " + other + "=" + (other_value.is_string() ? other_value.get<std::string>() : other_value.dump());
+        rest.append(" ").append(other).append("=").append(other_value.is_string() ? other_value.get<std::string>()
+                                                                                  : other_value.dump());
       }
-      const std::string key = family + rest + "\n" + axis;
+      std::string key = family;
+      key.append(rest).append("\n").append(axis);
       if (index.find(key) == index.end()) {
         index[key] = groups.size();
         groups.push_back(Group{family + rest, axis, {}});
