@@ -14,7 +14,7 @@
 #   kernels      gbx's own kernel families and their CPU twins
 #   reporters    the Google Benchmark reporter, run patching and the console table
 #   runner       a bench binary's runs inside one process: in-process, as a child, as a worker
-#   main         a bench binary's entry point: main(), the one-process and --gbx_processes paths
+#   main         a bench binary's entry point: main(), its flags, the choice of path, the --gbx_processes parent
 #   report       the HTML and Markdown report
 #   cli          the gbx command-line tool (no Google Benchmark, no CUDA)
 set(GBX_LAYERS stats record model text analysis writer processes extensions environment kernels reporters runner

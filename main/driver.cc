@@ -12,11 +12,8 @@
 #include <string>
 #include <vector>
 
-#include "analysis/pareto.h"
-#include "analysis/run_analysis.h"
 #include "environment/benchmark_observer.h"
 #include "environment/environment.h"
-#include "environment/peaks.h"
 #include "extensions/short_form.h"
 #include "main/process_driver.h"
 #include "model/interrupt.h"
@@ -26,14 +23,12 @@
 #include "record/atomic_file.h"
 #include "record/checksum.h"
 #include "record/utf8.h"
-#include "reporters/console_table.h"
-#include "reporters/gbx_reporter.h"
 #include "reporters/google_benchmark_flags.h"
 #include "reporters/run_patching.h"
+#include "runner/in_process.h"
 #include "runner/process_child.h"
 #include "runner/worker_child.h"
 #include "writer/json_record.h"
-#include "writer/record_finisher.h"
 
 namespace gbx {
 
@@ -101,31 +96,6 @@ void make_directories(const std::string& dir) {
     }
     if (slash == std::string::npos) break;
     start = slash + 1;
-  }
-}
-
-std::unique_ptr<benchmark::BenchmarkReporter> printer_for(const std::string& format) {
-  if (format == "console") return std::make_unique<benchmark::ConsoleReporter>(benchmark::ConsoleReporter::OO_None);
-  if (format == "csv") {
-#pragma GCC diagnostic push
-#pragma GCC diagnostic ignored "-Wdeprecated-declarations"
-    return std::make_unique<benchmark::CSVReporter>();
-#pragma GCC diagnostic pop
-  }
-  return nullptr;  // json: the record itself is written
-}
-
-// Progress of a run in this process: it needs the selection's size, which a listing child gives.
-std::unique_ptr<Progress> in_process_progress(const std::vector<std::string>& command, const std::string& mode,
-                                              bool listing) {
-  const bool terminal = ::isatty(2) != 0;
-  if (listing || mode == "off" || (mode == "auto" && !terminal)) return nullptr;
-  try {
-    const auto names = list_benchmarks(self_executable(), std::vector<std::string>(command.begin() + 1, command.end()));
-    return std::make_unique<Progress>(std::cerr, mode, terminal, names.size());
-  } catch (const std::exception& error) {
-    std::cerr << "gbx: no progress: " << error.what() << "\n";
-    return nullptr;
   }
 }
 
@@ -226,58 +196,8 @@ int run_main(int argc, char** argv) {
     return run_isolated(command, line, output, header_at_start);
   }
 
-  // With --benchmark_format=json the record itself is what stdout shows, once everything has run.
-  // console: the gbx table; csv: Google Benchmark's; json: the record itself, once everything has run.
-  benchmark::BenchmarkReporter* display = output.format == "csv" ? benchmark::CreateDefaultDisplayReporter() : nullptr;
-  GbxReporter reporter(display, output.out.empty() ? nullptr : printer_for(output.out_format));
-  ConsoleTable console(std::cout, line.protocol, header_at_start.run_id);
-  console.set_list_not_run(line.list_not_run);
-  if (output.format == "console") reporter.set_console(&console);
-  reporter.set_aggregates_only(output.display_aggregates_only || output.report_aggregates_only,
-                               output.report_aggregates_only);
-  // The peaks that throughput is a fraction of: measured (CPU) or read (GPU) once, before the run.
-  const bool listing = output.list_tests;
-  const Peak cpu_peak = listing ? Peak{} : machine_cpu_peak();
-  const Peak device_peak = listing ? Peak{} : gpu_peak();
-  AnalysisOptions analysis_options;
-  analysis_options.cpu_peak = &cpu_peak;
-  analysis_options.gpu_peak = &device_peak;
-  reporter.set_analysis_options(analysis_options);
-  const EnvironmentSnapshot environment_at_start = capture_start();
-  std::unique_ptr<Progress> progress = in_process_progress(command, line.processes.progress, listing);
-  if (progress) {
-    reporter.set_on_finished([&progress](const std::string& name, bool failed) { progress->finished(name, failed); });
-  }
-  benchmark::RunSpecifiedBenchmarks(&reporter);
-  if (progress) progress->close();
-  if (output.list_tests) return 0;
-  // Google Benchmark reports nothing, not even its context, when the filter matched no benchmark.
-  if (reporter.google_benchmark_json().empty()) return refuse(no_benchmark_matched());
-  RecordHeader header = header_at_start;
-  header.interrupted = interrupt_requested();
-  header.environment = capture_environment(environment_at_start, command);
-  header.environment["peaks"] = {{"cpu", peak_json(cpu_peak)}, {"gpu", peak_json(device_peak)}};
-
-  try {
-    nlohmann::json record =
-        build_record(reporter.google_benchmark_json(), reporter.entries(), header, &reporter.analyses());
-    const std::vector<ParetoGroup> pareto = finish_record(record, header.interrupted, std::cerr);
-    header.interrupted = record["gbx"]["interrupted"].get<bool>();
-    if (output.format == "console") print_pareto(std::cout, pareto);
-    RecordDestinations destinations{record_path, output.out, std::nullopt, output.format == "json"};
-    if (output.out_format != "json") destinations.out_text = reporter.file_output();
-    write_record(record, destinations, std::cout);
-    if (!record_path.empty()) std::cerr << "gbx: record written to " << record_path << "\n";
-  } catch (const std::exception& error) {
-    std::cerr << "gbx: cannot write the record: " << error.what() << "\n";
-    return 1;
-  }
-  if (header.interrupted) {
-    std::cerr << "gbx: interrupted by signal " << interrupt_signal()
-              << "; the record keeps the benchmarks that finished\n";
-    return 128 + interrupt_signal();
-  }
-  return reporter.any_failed() ? 1 : 0;
+  output.record_path = record_path;
+  return run_in_process(command, line, output, header_at_start);
 }
 
 }  // namespace gbx

@@ -4,25 +4,10 @@
 #include <vector>
 
 #include "model/protocol.h"
+#include "runner/in_process.h"
 #include "writer/json_record.h"
 
 namespace gbx {
-
-// Where a run's results go: Google Benchmark's output flags, which gbx handles itself so that the
-// record it writes is ours, and --gbx_out_dir's file.
-struct RunOutputs {
-  std::string out;                  // --benchmark_out, empty for none
-  std::string out_format = "json";  // --benchmark_out_format
-  std::string format = "console";   // --benchmark_format: console, csv or json
-  bool list_tests = false;          // --benchmark_list_tests
-  // Google Benchmark would hide the repetitions, and so every sample, from the record too: gbx
-  // applies these to what is shown and printed, and the record keeps everything.
-  bool display_aggregates_only = false;  // --benchmark_display_aggregates_only
-  bool report_aggregates_only = false;   // --benchmark_report_aggregates_only
-  bool help = false;
-  std::vector<std::string> for_google_benchmark;  // every flag that Google Benchmark is given
-  std::string record_path;                        // from --gbx_out_dir, empty for none
-};
 
 // The parent of a --gbx_processes run (after benchmark::Initialize): lists the selection, runs it in
 // K children of this executable, merges what they report into one record (writer/process_merge.h),
