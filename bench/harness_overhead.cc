@@ -109,13 +109,13 @@ int main(int argc, char** argv) {
   gbx::register_short_benchmarks({});
 
   CollectingReporter reporter(benchmark::CreateDefaultDisplayReporter(), nullptr);
-  std::vector<std::pair<int, std::string>> fixture_runs;  // (round, form) of each fixture record, in order
+  std::vector<int> gbx_run_forms;  // the form of each gbx record, in the order they are published
   std::array<int, 3> order = {0, 1, 2};
   for (int round = 0; round < kRounds; ++round) {
     reporter.round = round;
     for (const int form : order) {
       benchmark::RunSpecifiedBenchmarks(&reporter, std::string("^") + kForms[form] + "(/|$)");
-      if (form != 0) fixture_runs.emplace_back(round, kForms[form]);
+      if (form != 0) gbx_run_forms.push_back(form);
     }
     // Rotate every round and swap the last two every third: the twelve rounds hold each order twice.
     std::rotate(order.begin(), order.begin() + 1, order.end());
@@ -124,9 +124,9 @@ int main(int argc, char** argv) {
   benchmark::Shutdown();
 
   const std::vector<gbx::RunRecord> records = gbx::SampleChannel::global().records();
-  if (reporter.plain_seconds.empty() || records.size() != fixture_runs.size()) {
+  if (reporter.plain_seconds.empty() || records.size() != gbx_run_forms.size()) {
     std::fprintf(stderr, "harness_overhead: %zu plain repetitions and %zu gbx records for %zu gbx runs\n",
-                 reporter.plain_seconds.size(), records.size(), fixture_runs.size());
+                 reporter.plain_seconds.size(), records.size(), gbx_run_forms.size());
     return 1;
   }
   RoundMeans means;
@@ -148,7 +148,7 @@ int main(int argc, char** argv) {
       std::fprintf(stderr, "harness_overhead: %s kept no samples\n", records[i].benchmark.c_str());
       return 1;
     }
-    const bool is_fixture = fixture_runs[i].second == kForms[1];
+    const bool is_fixture = gbx_run_forms[i] == 1;
     (is_fixture ? means.fixture : means.short_form).push_back(mean_of(samples));
     auto& pooled = is_fixture ? fixture_samples : short_samples;
     pooled.insert(pooled.end(), samples.begin(), samples.end());

@@ -106,15 +106,7 @@ Run run_from_json(const nlohmann::json& b) {
 }
 
 std::unique_ptr<benchmark::BenchmarkReporter> printer_for(const std::string& format, std::ostream& out) {
-  std::unique_ptr<benchmark::BenchmarkReporter> printer;
-  if (format == "console") {
-    printer = std::make_unique<benchmark::ConsoleReporter>(benchmark::ConsoleReporter::OO_None);
-  } else if (format == "csv") {
-#pragma GCC diagnostic push
-#pragma GCC diagnostic ignored "-Wdeprecated-declarations"
-    printer = std::make_unique<benchmark::CSVReporter>();
-#pragma GCC diagnostic pop
-  }
+  std::unique_ptr<benchmark::BenchmarkReporter> printer = google_benchmark_printer(format);
   if (printer) {
     printer->SetOutputStream(&out);
     printer->SetErrorStream(&out);

@@ -117,6 +117,17 @@ GoogleBenchmarkFlags check_google_benchmark_flags(const std::vector<std::string>
   return flags;
 }
 
+std::unique_ptr<benchmark::BenchmarkReporter> google_benchmark_printer(const std::string& format) {
+  if (format == "console") return std::make_unique<benchmark::ConsoleReporter>(benchmark::ConsoleReporter::OO_None);
+  if (format == "csv") {
+#pragma GCC diagnostic push
+#pragma GCC diagnostic ignored "-Wdeprecated-declarations"
+    return std::make_unique<benchmark::CSVReporter>();
+#pragma GCC diagnostic pop
+  }
+  return nullptr;
+}
+
 std::string no_benchmark_matched() {
   return "no benchmark matched --benchmark_filter='" + benchmark::GetBenchmarkFilter() +
          "' (--benchmark_list_tests lists them all); nothing ran";

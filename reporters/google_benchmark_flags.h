@@ -2,6 +2,7 @@
 
 #include <benchmark/benchmark.h>
 
+#include <memory>
 #include <optional>
 #include <string>
 #include <vector>
@@ -24,6 +25,10 @@ struct GoogleBenchmarkFlags {
 // --benchmark_counters_tabular or --benchmark_color; a bad --benchmark_time_unit or an invalid
 // regular expression in --benchmark_filter.
 GoogleBenchmarkFlags check_google_benchmark_flags(const std::vector<std::string>& args);
+
+// Google Benchmark's own printer for --benchmark_format or --benchmark_out_format: console or csv;
+// null for json, where gbx writes the record itself.
+std::unique_ptr<benchmark::BenchmarkReporter> google_benchmark_printer(const std::string& format);
 
 // Why the selection is empty, naming the filter (Google Benchmark's, once it has parsed its flags).
 std::string no_benchmark_matched();

@@ -25,17 +25,6 @@ namespace gbx {
 
 namespace {
 
-std::unique_ptr<benchmark::BenchmarkReporter> printer_for(const std::string& format) {
-  if (format == "console") return std::make_unique<benchmark::ConsoleReporter>(benchmark::ConsoleReporter::OO_None);
-  if (format == "csv") {
-#pragma GCC diagnostic push
-#pragma GCC diagnostic ignored "-Wdeprecated-declarations"
-    return std::make_unique<benchmark::CSVReporter>();
-#pragma GCC diagnostic pop
-  }
-  return nullptr;  // json: the record itself is written
-}
-
 // Progress of a run in this process: it needs the selection's size, which a listing child gives.
 std::unique_ptr<Progress> in_process_progress(const std::vector<std::string>& command, const std::string& mode,
                                               bool listing) {
@@ -56,7 +45,7 @@ int run_in_process(const std::vector<std::string>& command, const CommandLine& l
                    const RecordHeader& header_at_start) {
   // console: the gbx table; csv: Google Benchmark's; json: the record itself, once everything has run.
   benchmark::BenchmarkReporter* display = output.format == "csv" ? benchmark::CreateDefaultDisplayReporter() : nullptr;
-  GbxReporter reporter(display, output.out.empty() ? nullptr : printer_for(output.out_format));
+  GbxReporter reporter(display, output.out.empty() ? nullptr : google_benchmark_printer(output.out_format));
   ConsoleTable console(std::cout, line.protocol, header_at_start.run_id);
   console.set_list_not_run(line.list_not_run);
   if (output.format == "console") reporter.set_console(&console);
