@@ -201,6 +201,7 @@ struct PairedDesign {
   double warmup_samples = 2.0;            // each block's own warm-up
   double block_overhead_seconds = 0.005;  // each block's fixed cost: the order to the worker, its reply
   std::size_t most_pairs = 60;            // a cap on how far the budget left may stretch the run
+  bool replan = true;  // each look splits the undecided rows' next pairs from their measured variance, as gbx ab
   SequentialDesign sequential;
 };
 
@@ -212,13 +213,14 @@ inline DesignOutcome run_paired(Machine& machine, std::mt19937_64& engine, const
   assumed.within_block = std::log1p(kAssumedWithinBlockCv * kAssumedWithinBlockCv);
   assumed.between_blocks = std::log1p(kAssumedBetweenBlocksCv * kAssumedBetweenBlocksCv);
   std::vector<PairedPlan> plans;
+  std::vector<PairedCosts> costs;
   double seconds_per_pair = design.pair_start_seconds;
   for (const SimulatedBenchmark& benchmark : suite) {
-    const PairedCosts costs{benchmark.sample_seconds,
-                            design.warmup_samples * benchmark.sample_seconds + design.block_overhead_seconds,
-                            design.pair_start_seconds / static_cast<double>(m)};
-    plans.push_back(plan_paired(assumed, costs, design.budget_seconds / static_cast<double>(m)).value());
-    seconds_per_pair += plans.back().seconds_per_pair - costs.pair_start_seconds;
+    costs.push_back({benchmark.sample_seconds,
+                     design.warmup_samples * benchmark.sample_seconds + design.block_overhead_seconds,
+                     design.pair_start_seconds / static_cast<double>(m)});
+    plans.push_back(plan_paired(assumed, costs.back(), design.budget_seconds / static_cast<double>(m)).value());
+    seconds_per_pair += plans.back().seconds_per_pair - costs.back().pair_start_seconds;
   }
   const std::size_t most =
       std::clamp<std::size_t>(static_cast<std::size_t>(design.budget_seconds / seconds_per_pair), 2, design.most_pairs);
@@ -262,13 +264,19 @@ inline DesignOutcome run_paired(Machine& machine, std::mt19937_64& engine, const
     // The cost of one more pair for the benchmarks still running, and what the budget left affords.
     const bool last = k >= sequential.looks.back();
     sequential_look(pairs, rows, sequential, last);
+    std::size_t running = 0;
+    for (const SequentialRow& row : rows) running += row.stopped ? 0 : 1;
     double cost = design.pair_start_seconds;
-    bool any_running = false;
     for (std::size_t b = 0; b < m; ++b) {
       if (rows[b].stopped) continue;
-      any_running = true;
-      cost += plans[b].seconds_per_pair - design.pair_start_seconds / static_cast<double>(m);
+      if (design.replan && !last && rows[b].analysis && rows[b].analysis->replicated) {
+        costs[b].pair_start_seconds = design.pair_start_seconds / static_cast<double>(running);
+        const double share = std::max(design.budget_seconds - clock, 1e-3) / static_cast<double>(running);
+        plans[b] = plan_paired(rows[b].analysis->variance, costs[b], share).value_or(plans[b]);
+      }
+      cost += plans[b].seconds_per_pair - costs[b].pair_start_seconds;
     }
+    const bool any_running = running > 0;
     if (last || !any_running) break;
     const auto affordable = static_cast<std::size_t>(std::max(0.0, design.budget_seconds - clock) / cost);
     if (affordable == 0) {  // the budget is spent: this look becomes the last, on the data it has

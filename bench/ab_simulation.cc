@@ -87,6 +87,7 @@ void scenario(const char* name, std::size_t runs, double budget, const std::vect
   };
   std::vector<Design> designs = {{"paired, signed rank", {}, {}},
                                  {"paired, t", {}, {}},
+                                 {"paired, signed rank, split fixed at the start", {}, {}},
                                  {"today (band 2%)", {}, {}},
                                  {"today (band 0.5%)", {}, {}}};
   std::vector<bool> changed(changes.size()), unchanged(changes.size());
@@ -99,11 +100,13 @@ void scenario(const char* name, std::size_t runs, double budget, const std::vect
     for (std::size_t i = 0; i < suite.size(); ++i) suite[i].change = changes[i];
     Machine machine(noise, 1000 + run);
     std::vector<DesignOutcome> outcomes;
-    for (PairTest test : {PairTest::signed_rank, PairTest::t}) {
+    for (const auto& [test, replan] : {std::pair{PairTest::signed_rank, true}, std::pair{PairTest::t, true},
+                                       std::pair{PairTest::signed_rank, false}}) {
       std::mt19937_64 engine(7 * run + 1);
       PairedDesign paired;
       paired.budget_seconds = budget;
       paired.sequential.options.test = test;
+      paired.replan = replan;
       outcomes.push_back(run_paired(machine, engine, suite, paired));
     }
     std::mt19937_64 engine(7 * run + 1);

@@ -16,6 +16,7 @@
 #include "cli/ab_sides.h"
 #include "model/interrupt.h"
 #include "model/protocol.h"
+#include "processes/cpu_affinity.h"
 #include "processes/process_runner.h"
 #include "processes/worker_client.h"
 #include "record/atomic_file.h"
@@ -44,18 +45,21 @@ constexpr std::int64_t kMinPairs = 3;
 // A block's sampling lasts about this long: short against the drift (seconds), long against a
 // block's fixed cost (its warm-up and batch calibration).
 constexpr double kBlockSamplingSeconds = 0.03;
-constexpr std::int64_t kMaxBlockSamples = 200;
 // A block after the first of its worker reuses the setup (the fixture is held between blocks), so its
 // warm-up only refills the caches the other side's block evicted: about this long, at least one run,
 // never more than declared.
 constexpr double kBlockWarmupSeconds = 0.01;
 
-double pair_seconds(const std::vector<Row>& rows, std::int64_t blocks, double startup) {
+double pair_seconds(const std::vector<Row>& rows, double startup) {
   double total = startup;
   for (const auto& r : rows) {
-    if (r.active) total += 2.0 * (r.setup_seconds + static_cast<double>(blocks) * r.block_seconds);
+    if (r.active) total += 2.0 * (r.setup_seconds + static_cast<double>(r.block_pairs) * r.block_seconds);
   }
   return total;
+}
+
+std::size_t active_rows(const std::vector<Row>& rows) {
+  return static_cast<std::size_t>(std::count_if(rows.begin(), rows.end(), [](const Row& r) { return r.active; }));
 }
 
 }  // namespace
@@ -106,6 +110,11 @@ int run_interleaved(const AbOptions& given, std::ostream& out, std::ostream& err
     return 2;
   }
   const PairTest test = *test_given;
+  const CpuChoice cpu = pin_to_cpu(options.affinity);
+  if (!cpu.error.empty()) {
+    err << "gbx ab: invalid value '" << options.affinity << "' for --affinity: " << cpu.error << "\n";
+    return 2;
+  }
   std::random_device device;
   const std::uint64_t seed =
       options.seed ? *options.seed : ((static_cast<std::uint64_t>(device()) << 32) ^ device()) & 0xffffffffffffULL;
@@ -246,13 +255,16 @@ int run_interleaved(const AbOptions& given, std::ostream& out, std::ostream& err
                      : 0;
     // The pilot paid the setup, the declared warm-up and the accuracy check's run; a held block pays
     // its short warm-up and its samples.
-    const double held_runs = static_cast<double>((row.warmup > 0 ? row.warmup : declared_warmup) + row.samples);
+    row.held_warmup_runs = row.warmup > 0 ? row.warmup : declared_warmup;
+    row.sample_seconds = sample_wall;
     row.setup_seconds = std::max(0.0, wall - static_cast<double>(declared_warmup + kMinBlockSamples) * sample_wall);
-    row.block_seconds = held_runs * sample_wall;
+    row.block_seconds = static_cast<double>(row.held_warmup_runs + row.samples) * sample_wall;
+    row.block_pairs = options.blocks_per_pair;
+    row.splits.push_back({0, row.samples, row.block_pairs});
   }
   const std::int64_t blocks = options.blocks_per_pair;
   const std::int64_t cap = options.processes_given ? options.processes : kMaxPairs;
-  double per_pair = pair_seconds(rows, blocks, startup);
+  double per_pair = pair_seconds(rows, startup);
   const double left = *budget - seconds_since(started);
   std::int64_t planned = std::min<std::int64_t>(cap, static_cast<std::int64_t>(std::floor(left / per_pair)));
   const std::int64_t first_look = std::min<std::int64_t>(5, cap);
@@ -264,8 +276,11 @@ int run_interleaved(const AbOptions& given, std::ostream& out, std::ostream& err
   }
   if (pilot_signal == 0)
     err << "gbx ab: plan: " << rows.size() << " benchmarks, " << blocks << " interleaved block pairs per worker pair, "
-        << "blocks of " << kMinBlockSamples << "-" << kMaxBlockSamples << " samples (about "
-        << format_fixed(1000 * kBlockSamplingSeconds, 0) << " ms of sampling each), looks after 5, 10, 20, ... worker "
+        << (options.blocks_given ? "" : "at first, ") << "blocks of " << kMinBlockSamples << "-" << kMaxBlockSamples
+        << " samples (about " << format_fixed(1000 * kBlockSamplingSeconds, 0) << " ms of sampling each)"
+        << (options.blocks_given ? "" : ", both planned again at each look from the measured variance") << ", workers "
+        << (cpu.cpu ? "on CPU " + std::to_string(*cpu.cpu) : std::string("unpinned"))
+        << ", looks after 5, 10, 20, ... worker "
         << "pairs with O'Brien-Fleming-type alpha spending; one worker pair takes about " << seconds_text(per_pair)
         << ", so " << planned << " pairs fit the budget of " << seconds_text(*budget) << " (first look after about "
         << seconds_text(seconds_since(started) + static_cast<double>(first_look) * per_pair) << ")\n";
@@ -282,7 +297,7 @@ int run_interleaved(const AbOptions& given, std::ostream& out, std::ostream& err
   double slowdown = 1.0;
   while (pair < planned && any_active() && signal == 0) {
     const Clock::time_point pair_started = Clock::now();
-    const double pair_estimate = pair_seconds(rows, blocks, pair == 0 ? 0.0 : startup);
+    const double pair_estimate = pair_seconds(rows, pair == 0 ? 0.0 : startup);
     if (pair > 0) start_pair(pair);
     std::vector<std::size_t> order;
     for (std::size_t i = 0; i < rows.size(); ++i) {
@@ -294,13 +309,19 @@ int run_interleaved(const AbOptions& given, std::ostream& out, std::ostream& err
       // 0: base first, 1: candidate first. The coin orders the first block pair of each two, the
       // next takes the other order, so that the pair estimate's two orders are balanced.
       int first = 0;
-      for (std::int64_t b = 0; b < blocks && row.active && signal == 0; ++b) {
+      for (std::int64_t b = 0; b < row.block_pairs && row.active && signal == 0; ++b) {
         first = b % 2 == 0 ? static_cast<int>(coin() >> 63) : 1 - first;
         for (int k = 0; k < 2 && row.active; ++k) {
           Side& side = sides[(first + k) % 2];
           const int s = (first + k) % 2;
+          const Clock::time_point block_started = Clock::now();
           WorkerBlock got =
               side.worker->run_block(row.names[s], row.samples, row.warmup, options.benchmark_timeout_seconds);
+          if (b > 0 && got.status == WorkerBlock::Status::ok) {  // a worker's first block of the row pays its setup
+            row.blocks_wall_seconds += seconds_since(block_started);
+            row.blocks_timed += 1;
+            row.block_runs_timed += row.held_warmup_runs + row.samples;
+          }
           if (got.status == WorkerBlock::Status::interrupted) {
             signal = got.signal != 0 ? got.signal : SIGINT;
             break;
@@ -321,7 +342,7 @@ int run_interleaved(const AbOptions& given, std::ostream& out, std::ostream& err
     ++pair;
     const double elapsed = seconds_since(started);
     if (pair_estimate > 0.0) slowdown = std::max(1.0, seconds_since(pair_started) / pair_estimate);
-    per_pair = slowdown * pair_seconds(rows, blocks, startup);
+    per_pair = slowdown * pair_seconds(rows, startup);
     const bool out_of_time = elapsed + per_pair > *budget;
     const std::vector<std::size_t> schedule = look_schedule(static_cast<std::size_t>(planned));
     const bool at_look = std::find(schedule.begin(), schedule.end(), static_cast<std::size_t>(pair)) != schedule.end();
@@ -340,8 +361,9 @@ int run_interleaved(const AbOptions& given, std::ostream& out, std::ostream& err
     std::vector<SequentialRow> state;
     state.reserve(rows.size());
     for (const auto& row : rows) state.push_back(row.sequential);
-    sequential_look(by_row, state, ab_design(options.noise_band, options.equivalence, options.fdr, planned, test),
-                    last);
+    const SequentialDesign design_of_run =
+        ab_design(options.noise_band, options.equivalence, options.fdr, planned, test);
+    sequential_look(by_row, state, design_of_run, last);
     std::vector<std::string> stopped;
     for (std::size_t i = 0; i < rows.size(); ++i) {
       Row& row = rows[i];
@@ -360,12 +382,21 @@ int run_interleaved(const AbOptions& given, std::ostream& out, std::ostream& err
          {"information_fraction", std::min(1.0, last ? 1.0 : static_cast<double>(pair) / static_cast<double>(planned))},
          {"elapsed_seconds", seconds_since(started)},
          {"stopped", stopped}});
-    // What is left of the budget goes to the undecided: as many more pairs as fit.
-    per_pair = slowdown * pair_seconds(rows, blocks, startup);
+    // The undecided rows' next pairs, split anew from their variance as measured so far; what is left of
+    // the budget goes to them: as many more pairs as fit.
+    const std::size_t undecided_rows = active_rows(rows);
+    if (!last && undecided_rows > 0) {
+      const double budget_share = std::max(0.0, *budget - seconds_since(started)) / static_cast<double>(undecided_rows);
+      for (auto& row : rows) {
+        if (row.active)
+          replan(row, startup / static_cast<double>(undecided_rows) + 2.0 * row.setup_seconds, budget_share,
+                 options.blocks_given, pair, design_of_run);
+      }
+    }
+    per_pair = slowdown * pair_seconds(rows, startup);
     const std::int64_t more = static_cast<std::int64_t>(std::floor((*budget - seconds_since(started)) / per_pair));
     if (!last) planned = std::min(cap, std::max(planned, pair + more));
-    std::size_t undecided = 0;
-    for (const auto& row : rows) undecided += row.active ? 1 : 0;
+    const std::size_t undecided = active_rows(rows);
     err << "gbx ab: look after " << pair << " worker pairs (" << seconds_text(seconds_since(started))
         << "): " << stopped.size() << " decided, " << undecided << " undecided"
         << (undecided > 0 && !last ? ", going on to at most " + std::to_string(planned) + " pairs" : "") << "\n";
@@ -379,6 +410,10 @@ int run_interleaved(const AbOptions& given, std::ostream& out, std::ostream& err
       {"budget_seconds", *budget},
       {"wall_seconds", seconds_since(started)},
       {"blocks_per_pair", blocks},
+      {"cpu", cpu.cpu ? nlohmann::json(*cpu.cpu) : nlohmann::json("unpinned")},
+      {"block_split", options.blocks_given ? "fixed by --blocks"
+                                           : "planned again at each look from the row's measured variance components "
+                                             "(plan_paired, stats/sequential.h): rows.splits"},
       {"setup", "once per worker and benchmark: a worker's later blocks of it reuse the setup, with a short warm-up"},
       {"equivalence", options.equivalence},
       {"noise_band", options.noise_band},

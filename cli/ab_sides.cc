@@ -11,12 +11,22 @@ namespace gbx::tools::ab_sides {
 
 namespace {
 
+nlohmann::json splits_section(const std::vector<RowSplit>& splits) {
+  nlohmann::json out = nlohmann::json::array();
+  for (const auto& split : splits)
+    out.push_back({{"from_pair", split.from_pair},
+                   {"samples_per_block", split.samples},
+                   {"block_pairs_per_pair", split.block_pairs}});
+  return out;
+}
+
 nlohmann::json rows_section(const std::vector<Row>& rows, int side) {
   nlohmann::json out = nlohmann::json::array();
   for (const auto& r : rows) {
     out.push_back({{"name", r.label},
                    {"benchmark", r.names[side]},
-                   {"samples_per_block", r.samples},
+                   {"samples_per_block", r.splits.empty() ? r.samples : r.splits.front().samples},
+                   {"splits", splits_section(r.splits)},
                    {"warmup_runs_per_block", r.warmup},
                    {"stopped_at_pairs", r.stopped_at},
                    {"difference_critical", r.sequential.difference_critical},
@@ -30,6 +40,28 @@ nlohmann::json rows_section(const std::vector<Row>& rows, int side) {
 }
 
 }  // namespace
+
+bool replan(Row& row, double pair_start_share, double budget_share, bool blocks_fixed, std::int64_t next_pair,
+            const SequentialDesign& design) {
+  const auto& analysis = row.sequential.analysis;
+  if (!analysis || !analysis->replicated || row.blocks_timed == 0 || !(row.sample_seconds > 0.0)) return false;
+  const double fixed =
+      std::max(0.0, (row.blocks_wall_seconds - static_cast<double>(row.block_runs_timed) * row.sample_seconds) /
+                        static_cast<double>(row.blocks_timed));
+  const PairedCosts costs{row.sample_seconds, fixed + static_cast<double>(row.held_warmup_runs) * row.sample_seconds,
+                          pair_start_share};
+  const auto plan = plan_paired(analysis->variance, costs, budget_share, design);
+  if (!plan) return false;
+  const auto samples =
+      std::clamp<std::int64_t>(static_cast<std::int64_t>(plan->samples_per_block), kMinBlockSamples, kMaxBlockSamples);
+  const auto block_pairs = blocks_fixed ? row.block_pairs : static_cast<std::int64_t>(plan->block_pairs_per_pair);
+  row.block_seconds = costs.block_warmup_seconds + static_cast<double>(samples) * row.sample_seconds;
+  if (samples == row.samples && block_pairs == row.block_pairs) return false;
+  row.samples = samples;
+  row.block_pairs = block_pairs;
+  row.splits.push_back({next_pair, samples, block_pairs});
+  return true;
+}
 
 void start_worker(Side& side, std::int64_t pair, const std::vector<Row>& rows) {
   side.worker = std::make_unique<Worker>(side.binary, side.args);

@@ -21,15 +21,32 @@
 namespace gbx::tools::ab_sides {
 
 constexpr std::int64_t kMinBlockSamples = 5;
+constexpr std::int64_t kMaxBlockSamples = 200;
+
+// A row's split from one pair on: its samples per block and its block pairs per worker pair.
+struct RowSplit {
+  std::int64_t from_pair = 0;
+  std::int64_t samples = kMinBlockSamples;
+  std::int64_t block_pairs = 2;
+};
 
 // One row of the comparison: a benchmark both sides list, or a base variant and a candidate variant.
 struct Row {
   std::string label;
   std::string names[2];  // base's, candidate's
   std::int64_t samples = kMinBlockSamples;
-  std::int64_t warmup = 0;     // warm-up runs of a block (0: the declared)
-  double setup_seconds = 0.0;  // a worker's first block of the row: its setup and full warm-up
-  double block_seconds = 0.0;  // one block after it, both sides alike
+  std::int64_t block_pairs = 2;       // per worker pair
+  std::vector<RowSplit> splits;       // each change of samples or block_pairs, from the first pair on
+  std::int64_t warmup = 0;            // warm-up runs of a block (0: the declared)
+  std::int64_t held_warmup_runs = 0;  // the warm-up runs that makes, the declared included
+  double setup_seconds = 0.0;         // a worker's first block of the row: its setup and full warm-up
+  double block_seconds = 0.0;         // one block after it, both sides alike
+  double sample_seconds = 0.0;        // one sample's wall time, the pilot's
+  // The held blocks' measured wall time, their count and their runs (warm-up and samples): what a
+  // block costs beyond its runs (the order to the worker and its reply) follows.
+  double blocks_wall_seconds = 0.0;
+  std::int64_t blocks_timed = 0;
+  std::int64_t block_runs_timed = 0;
   bool active = true;
   std::string failure;
   SequentialRow sequential;  // its state across looks (stats/sequential.h)
@@ -48,6 +65,15 @@ struct Side {
   RecordHeader header;
   std::string path;
 };
+
+// Plans the row's next pairs again from its variance components as measured so far (plan_paired in
+// stats/sequential.h): samples per block within [kMinBlockSamples, kMaxBlockSamples] and, unless
+// blocks_fixed, block pairs per worker pair within [2, kMaxBlockPairsPerPair]. pair_start_share: the
+// row's share of starting a worker pair; budget_share: its share of the budget left. Nothing changes
+// before the row has a replicated analysis or a timed block. Records a change in row.splits from
+// next_pair on; true when it changed.
+bool replan(Row& row, double pair_start_share, double budget_share, bool blocks_fixed, std::int64_t next_pair,
+            const SequentialDesign& design);
 
 // A fresh worker for the side, its launch kept for the record (pair, pid, the rows' order).
 void start_worker(Side& side, std::int64_t pair, const std::vector<Row>& rows);

@@ -138,9 +138,14 @@ int run_command(int argc, char** argv) {
   ab->add_option("--pair-test", ab_options.pair_test,
                  "the test across worker pairs: signed-rank (default: robust to a slow process) or t")
       ->check(CLI::IsMember({"signed-rank", "t"}));
-  ab->add_option("--blocks", ab_options.blocks_per_pair,
-                 "interleaved block pairs per worker pair (default 2: one of each order)")
-      ->check(CLI::Range(1, 100));
+  CLI::Option* ab_blocks =
+      ab->add_option("--blocks", ab_options.blocks_per_pair,
+                     "interleaved block pairs per worker pair, fixed (default: 2 at first, then planned at each look "
+                     "from the measured variance)")
+          ->check(CLI::Range(1, 100));
+  ab->add_option("--affinity", ab_options.affinity,
+                 "the CPU every worker runs on, so that both blocks of a block pair share a core: auto (default: "
+                 "the highest CPU gbx may use), none (unpinned) or a CPU number");
   ab->add_option("--base-filter", ab_options.base_filter,
                  "two variants of one binary: --benchmark_filter of the base's benchmarks (with --candidate-filter)");
   ab->add_option("--candidate-filter", ab_options.candidate_filter,
@@ -289,6 +294,7 @@ int run_command(int argc, char** argv) {
     ab_options.interleaved = !whole_processes;
     if (ab_options.candidate.empty()) ab_options.candidate = ab_options.base;
     ab_options.processes_given = ab_processes->count() > 0;
+    ab_options.blocks_given = ab_blocks->count() > 0;
     ab_options.noise_band_given = ab_noise_band->count() > 0;
     return gbx::tools::ab_command(ab_options, std::cout, std::cerr);
   }

@@ -53,7 +53,7 @@ std::optional<PairedPlan> plan_paired(const PairedVariance& variance, const Pair
   const double optimum =
       std::sqrt(kMedianEfficiency * block_pair_variance * pair_seconds / (between * block_pair_seconds));
   auto block_pairs =
-      static_cast<std::size_t>(std::clamp(std::round(optimum), 2.0, static_cast<double>(kPlanMaxSamplesPerProcess)));
+      static_cast<std::size_t>(std::clamp(std::round(optimum), 2.0, static_cast<double>(kMaxBlockPairsPerPair)));
   const auto affordable = [&](std::size_t b) {
     return std::floor(budget_seconds / (costs.pair_start_seconds + static_cast<double>(b) * block_pair_seconds));
   };

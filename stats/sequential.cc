@@ -96,6 +96,48 @@ const Boundaries& boundaries_for(const std::vector<double>& information, const s
   return memo.emplace(std::move(key), std::move(computed)).first->second;
 }
 
+// A row's repeated confidence intervals at one look, with the multipliers that made them.
+struct RepeatedIntervals {
+  RatioInterval difference;
+  RatioInterval equivalence;
+  double difference_critical = 0.0;
+  double equivalence_critical = 0.0;
+};
+
+// Student t about the mean of the x_k, at the look's t critical values.
+RepeatedIntervals repeated_t(const PairedAnalysis& analysis, double difference_critical, double equivalence_critical,
+                             const PairedOptions& options) {
+  const double se = *analysis.sd_log_ratio / std::sqrt(static_cast<double>(analysis.pairs));
+  const auto interval = [&](double critical, double level) {
+    RatioInterval made;
+    made.ratio = analysis.ratio;
+    made.lower = std::exp(clamp_log(analysis.mean_log_ratio - critical * se));
+    made.upper = std::exp(clamp_log(analysis.mean_log_ratio + critical * se));
+    made.level = level;
+    made.method = "repeated-paired-t-log-ratios";
+    return made;
+  };
+  return {interval(difference_critical, 1.0 - options.alpha),
+          interval(equivalence_critical, 1.0 - 2.0 * options.equivalence_alpha), difference_critical,
+          equivalence_critical};
+}
+
+// The exact signed-rank intervals at the boundaries' one-sided levels: below enough pairs (2^-K above
+// the level) a side stays unbounded, and the row cannot stop yet. Absent where the signed rank has no
+// interval (beyond kSignedRankMaxPairs), which leaves t.
+std::optional<RepeatedIntervals> repeated_signed_rank(const PairedAnalysis& analysis, double difference_z,
+                                                      double equivalence_z, const PairedOptions& options) {
+  std::vector<double> x;
+  x.reserve(analysis.estimates.size());
+  for (const PairEstimate& e : analysis.estimates) x.push_back(e.log_ratio);
+  auto difference = signed_rank_ratio_interval(x, std::max(normal_upper(difference_z), 1e-300), 1.0 - options.alpha);
+  auto equivalence = signed_rank_ratio_interval(x, std::max(normal_upper(equivalence_z), 1e-300),
+                                                1.0 - 2.0 * options.equivalence_alpha);
+  if (!difference || !equivalence) return std::nullopt;
+  difference->method = equivalence->method = "repeated-signed-rank-hodges-lehmann";
+  return RepeatedIntervals{*difference, *equivalence, difference_z, equivalence_z};
+}
+
 }  // namespace
 
 const char* to_string(SpendingFunction spending) {
@@ -227,41 +269,19 @@ void sequential_look(const std::vector<std::vector<WorkerPairBlocks>>& pairs_by_
     row.difference = analysis->difference_interval;
     row.equivalence = analysis->equivalence_interval;
     if (analysis->replicated) {
-      const double t_critical = t_critical_for(difference_z->back(), analysis->pairs);
-      row.difference_critical = t_critical;
-      row.equivalence_critical = t_critical_for(equivalence_z->back(), analysis->pairs);
-      const double se = *analysis->sd_log_ratio / std::sqrt(static_cast<double>(analysis->pairs));
-      const auto repeated = [&](double critical, double level) {
-        RatioInterval interval;
-        interval.ratio = analysis->ratio;
-        interval.lower = std::exp(clamp_log(analysis->mean_log_ratio - critical * se));
-        interval.upper = std::exp(clamp_log(analysis->mean_log_ratio + critical * se));
-        interval.level = level;
-        interval.method = "repeated-paired-t-log-ratios";
-        return interval;
-      };
-      row.difference = repeated(row.difference_critical, 1.0 - options.alpha);
-      row.equivalence = repeated(row.equivalence_critical, 1.0 - 2.0 * options.equivalence_alpha);
-      if (analysis->signed_rank) {
-        // The exact signed-rank interval at the boundary's one-sided level: below it in pairs (2^-K
-        // above the level) a side stays unbounded, and the row cannot stop yet.
-        std::vector<double> x;
-        for (const PairEstimate& e : analysis->estimates) x.push_back(e.log_ratio);
-        row.difference_critical = difference_z->back();
-        row.equivalence_critical = equivalence_z->back();
-        const auto difference =
-            signed_rank_ratio_interval(x, std::max(normal_upper(row.difference_critical), 1e-300), 1.0 - options.alpha);
-        const auto equivalence = signed_rank_ratio_interval(x, std::max(normal_upper(row.equivalence_critical), 1e-300),
-                                                            1.0 - 2.0 * options.equivalence_alpha);
-        if (difference && equivalence) {
-          row.difference = difference;
-          row.equivalence = equivalence;
-          row.difference->method = row.equivalence->method = "repeated-signed-rank-hodges-lehmann";
-        }
-      }
+      const double t_difference = t_critical_for(difference_z->back(), analysis->pairs);
+      std::optional<RepeatedIntervals> repeated;
+      if (analysis->signed_rank)
+        repeated = repeated_signed_rank(*analysis, difference_z->back(), equivalence_z->back(), options);
+      if (!repeated)
+        repeated = repeated_t(*analysis, t_difference, t_critical_for(equivalence_z->back(), analysis->pairs), options);
+      row.difference = repeated->difference;
+      row.equivalence = repeated->equivalence;
+      row.difference_critical = repeated->difference_critical;
+      row.equivalence_critical = repeated->equivalence_critical;
       row.mde =
           minimum_detectable_change(*analysis->se_log_ratio * std::sqrt(static_cast<double>(analysis->pairs)),
-                                    analysis->pairs, options.noise_band, options.alpha, options.power, t_critical);
+                                    analysis->pairs, options.noise_band, options.alpha, options.power, t_difference);
     }
     row.analysis = std::move(analysis);
     analysed[b] = true;

@@ -109,11 +109,15 @@ struct PairedCosts {
 // B: Kalibera & Jones's optimum one level up, with the block pair as the "sample" (variance
 // sigma_blk^2 + (pi/2) sigma_w^2 2/n, cost 2 (c_warm + n c_s)) and the worker pair as the "process"
 // (variance sigma_pair^2, cost pair_start_seconds): B* = sqrt((pi/2) v_bp c_pair / (sigma_pair^2 c_bp)),
-// at least 2 (one block pair of each order). K: as many pairs as the budget affords at B*; then
-// plan_replication (stats/hierarchical.h) at the half-width those K reach lowers B to the least that
-// still reaches it. Looks from look_schedule(K).
+// within [2, kMaxBlockPairsPerPair] (at least one block pair of each order). K: as many pairs as the budget affords at
+// B*; then plan_replication (stats/hierarchical.h) at the half-width those K reach lowers B to the least that still
+// reaches it. Looks from look_schedule(K).
 inline constexpr std::size_t kMinSamplesPerBlock = 3;
 inline constexpr double kMaxBlockSeconds = 0.05;
+// B stays within [2, kMaxBlockPairsPerPair]: the worker pair is the unit of replication, and a
+// between-pairs variance measured near 0 over the first few pairs would otherwise put the whole budget
+// into a handful of long pairs, too few for the signed rank to bound anything (it needs 6).
+inline constexpr std::size_t kMaxBlockPairsPerPair = 16;
 // The variance components assumed before any measurement (log scale): issue 21's figures on the
 // development machine (0.2% within a block, 0.3% between adjacent block pairs, 1% per process, so
 // 1.4% between the two processes of a pair).

@@ -18,7 +18,8 @@ mkdir "$dir/aa"
 rc=$?
 [[ $rc -eq 0 || $rc -eq 1 || $rc -eq 3 ]] || { cat "$dir/aa.err"; fail "A/A exit code $rc"; }
 expect_output "the plan, then the look" "$dir/aa.err" \
-  'gbx ab: plan: 3 benchmarks, 2 interleaved block pairs.* 3 pairs fit the budget of 300 s' 'look after 3 worker pairs'
+  'gbx ab: plan: 3 benchmarks, 2 interleaved block pairs.*workers on CPU [0-9]+.* 3 pairs fit the budget of 300 s' \
+  'look after 3 worker pairs'
 base=$(ls "$dir"/aa/*-base.json) && candidate=$(ls "$dir"/aa/*-candidate.json) || fail "records not written"
 for record in "$base" "$candidate"; do
   "$gbx" verify "$record" >/dev/null || fail "$record is not intact"
@@ -34,6 +35,13 @@ for record, role, other in ((base, "base", candidate), (candidate, "candidate", 
     ab = record["gbx"]["ab"]
     assert ab["role"] == role and ab["partner_run_id"] == other["gbx"]["run_id"], ab["role"]
     assert ab["design"] == "interleaved blocks" and ab["seed"] == 4 and ab["blocks_per_pair"] == 2
+    # --blocks fixes the split: each row's one split is the start's.
+    assert ab["block_split"] == "fixed by --blocks", ab["block_split"]
+    # --affinity auto (the default): the one CPU every worker was pinned to is recorded.
+    assert isinstance(ab["cpu"], int) and ab["cpu"] >= 0, ab["cpu"]
+    for r in ab["rows"]:
+        assert r["splits"] == [{"from_pair": 0, "samples_per_block": r["samples_per_block"],
+                                "block_pairs_per_pair": 2}], r["splits"]
     for b in ab["blocks"]:
         assert b["side"] == role and len(b["samples"]) >= 5, b
         blocks[(b["row"], b["pair"], b["block"], role)] = b
@@ -137,6 +145,13 @@ expect_exit 2 "a budget too small for one look" "$gbx" ab --base "$bench" --cand
   -- "${flags[@]}"
 expect_output "too small named" "$dir/err" '--budget=50ms is too small for one look'
 echo "bad budgets: exit 2 naming --budget"
+# Bad CPUs for the workers.
+expect_exit 2 "an unparsable --affinity" "$gbx" ab --base "$bench" --candidate "$bench" --affinity=fast -o "$dir" \
+  -- "${flags[@]}"
+expect_output "the flag named" "$dir/err" "invalid value 'fast' for --affinity: expected auto, none or a CPU number"
+expect_exit 2 "a CPU gbx may not run on" "$gbx" ab --base "$bench" --candidate "$bench" --affinity=1000 -o "$dir" \
+  -- "${flags[@]}"
+expect_output "the CPU named" "$dir/err" "invalid value '1000' for --affinity: CPU 1000 is not one this process may run on"
 
 # SIGTERM once the run is under way: both records keep the blocks that finished.
 mkdir "$dir/stop"

@@ -1,0 +1,92 @@
+// gbx ab's split of a row's next worker pairs (ab_sides::replan): planned from the row's measured
+// variance and its measured costs, with the samples per block kept within the worker's limits, the
+// block pairs fixed where --blocks fixed them, and nothing changed before there is anything measured.
+#include <gtest/gtest.h>
+
+#include "cli/ab_sides.h"
+
+namespace {
+
+using gbx::tools::ab_sides::kMaxBlockSamples;
+using gbx::tools::ab_sides::kMinBlockSamples;
+using gbx::tools::ab_sides::replan;
+using gbx::tools::ab_sides::Row;
+
+// A row after a look: 1 ms samples, 5 held blocks of 1 warm-up run and 20 samples that took 26 ms each
+// (so 5 ms beyond their runs), and a replicated analysis with the given variance components.
+Row measured_row(double within, double between_blocks, double between_pairs) {
+  Row row;
+  row.samples = 20;
+  row.block_pairs = 2;
+  row.held_warmup_runs = 1;
+  row.sample_seconds = 0.001;
+  row.blocks_timed = 5;
+  row.block_runs_timed = 5 * 21;
+  row.blocks_wall_seconds = 5 * 0.026;
+  row.splits.push_back({0, row.samples, row.block_pairs});
+  gbx::PairedAnalysis analysis;
+  analysis.replicated = true;
+  analysis.pairs = 5;
+  analysis.variance.within_block = within;
+  analysis.variance.between_blocks = between_blocks;
+  analysis.variance.between_pairs = between_pairs;
+  row.sequential.analysis = analysis;
+  return row;
+}
+
+TEST(AbSplit, ByHandFromTheMeasuredComponentsAndCosts) {
+  // c_s = 1 ms, c_warm = 5 ms fixed + 1 warm-up run = 6 ms. n* = sqrt((pi/2) 2 4e-6 0.006 / (1e-6 0.001))
+  // = 8.68, so 9. Block pair: v = 1e-6 + (pi/2) 4e-6 2/9 = 2.396e-6, cost 2 (0.006 + 0.009) = 0.03 s;
+  // pair start 0.5 s, between pairs 1e-6: B* = sqrt((pi/2) 2.396e-6 0.5 / (1e-6 0.03)) = 7.9, so 8; the
+  // 10 s share affords floor(10 / (0.5 + 8 0.03)) = 13 pairs, and no fewer block pairs reach their width.
+  Row row = measured_row(4e-6, 1e-6, 1e-6);
+  ASSERT_TRUE(replan(row, 0.5, 10.0, false, 5, gbx::SequentialDesign{}));
+  EXPECT_EQ(row.samples, 9);
+  EXPECT_EQ(row.block_pairs, 8);
+  ASSERT_EQ(row.splits.size(), 2u);
+  EXPECT_EQ(row.splits.back().from_pair, 5);
+  EXPECT_EQ(row.splits.back().samples, row.samples);
+  EXPECT_EQ(row.splits.back().block_pairs, row.block_pairs);
+  EXPECT_NEAR(row.block_seconds, 0.006 + 9 * 0.001, 1e-12);
+}
+
+TEST(AbSplit, NoisyBlockPairsGetMoreOfThemUnlessBlocksAreFixed) {
+  // 3% between adjacent block pairs and 0.3% between pairs: the block pairs are where the noise is.
+  Row planned = measured_row(4e-6, 9e-4, 9e-6);
+  ASSERT_TRUE(replan(planned, 0.5, 1000.0, false, 5, gbx::SequentialDesign{}));
+  EXPECT_GT(planned.block_pairs, 2);
+  EXPECT_LE(planned.block_pairs, static_cast<std::int64_t>(gbx::kMaxBlockPairsPerPair));
+  Row fixed = measured_row(4e-6, 9e-4, 9e-6);
+  replan(fixed, 0.5, 1000.0, true, 5, gbx::SequentialDesign{});
+  EXPECT_EQ(fixed.block_pairs, 2);
+}
+
+TEST(AbSplit, SamplesStayWithinTheWorkersLimits) {
+  Row few = measured_row(1e-8, 1e-2, 1e-4);  // no noise within a block: the shortest block
+  replan(few, 0.5, 1000.0, false, 5, gbx::SequentialDesign{});
+  EXPECT_EQ(few.samples, kMinBlockSamples);
+  Row many = measured_row(1e-2, 0.0, 1e-4);  // no noise between block pairs: the longest block
+  many.sample_seconds = 1e-6;
+  many.blocks_wall_seconds = 5 * 0.005;
+  replan(many, 0.5, 1000.0, false, 5, gbx::SequentialDesign{});
+  EXPECT_EQ(many.samples, kMaxBlockSamples);
+}
+
+TEST(AbSplit, NothingChangesBeforeAReplicatedAnalysisAndATimedBlock) {
+  Row unanalysed = measured_row(4e-6, 9e-4, 9e-6);
+  unanalysed.sequential.analysis.reset();
+  EXPECT_FALSE(replan(unanalysed, 0.5, 1000.0, false, 5, gbx::SequentialDesign{}));
+  Row one_pair = measured_row(4e-6, 9e-4, 9e-6);
+  one_pair.sequential.analysis->replicated = false;
+  EXPECT_FALSE(replan(one_pair, 0.5, 1000.0, false, 5, gbx::SequentialDesign{}));
+  Row untimed = measured_row(4e-6, 9e-4, 9e-6);
+  untimed.blocks_timed = 0;
+  EXPECT_FALSE(replan(untimed, 0.5, 1000.0, false, 5, gbx::SequentialDesign{}));
+  for (const Row* row : {&unanalysed, &one_pair, &untimed}) {
+    EXPECT_EQ(row->samples, 20);
+    EXPECT_EQ(row->block_pairs, 2);
+    EXPECT_EQ(row->splits.size(), 1u);
+  }
+}
+
+}  // namespace
