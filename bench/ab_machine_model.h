@@ -270,9 +270,13 @@ inline DesignOutcome run_paired(Machine& machine, std::mt19937_64& engine, const
     for (std::size_t b = 0; b < m; ++b) {
       if (rows[b].stopped) continue;
       if (design.replan && !last && rows[b].analysis && rows[b].analysis->replicated) {
-        costs[b].pair_start_seconds = design.pair_start_seconds / static_cast<double>(running);
+        PairedCosts now = costs[b];
+        now.pair_start_seconds = design.pair_start_seconds / static_cast<double>(running);
         const double share = std::max(design.budget_seconds - clock, 1e-3) / static_cast<double>(running);
-        plans[b] = plan_paired(rows[b].analysis->variance, costs[b], share).value_or(plans[b]);
+        if (auto plan = plan_paired(rows[b].analysis->variance, now, share)) {
+          plans[b] = *plan;
+          costs[b] = now;  // the costs the plan was made with, so that its pair cost subtracts its own share
+        }
       }
       cost += plans[b].seconds_per_pair - costs[b].pair_start_seconds;
     }
