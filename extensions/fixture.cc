@@ -8,6 +8,7 @@
 
 #include "extensions/cpu_cache_flush.h"
 #include "extensions/cpu_timer.h"
+#include "extensions/host_memory.h"
 #include "extensions/load/fixture_load.h"
 #include "extensions/observer.h"
 #include "model/interrupt.h"
@@ -126,8 +127,13 @@ void FixtureBase::poison_outputs() {
 
 void* FixtureBase::duplicate(const void* from, std::size_t bytes, bool on_device) {
   if (on_device) throw std::logic_error("a CPU fixture holds no device arrays");
-  std::shared_ptr<unsigned char[]> storage(new unsigned char[bytes]);
-  std::copy_n(static_cast<const unsigned char*>(from), bytes, storage.get());
+  void* copy = zeroed_host_bytes(bytes);
+  std::copy_n(static_cast<const unsigned char*>(from), bytes, static_cast<unsigned char*>(copy));
+  return copy;
+}
+
+void* FixtureBase::zeroed_host_bytes(std::size_t bytes) {
+  std::shared_ptr<void> storage = allocate_host_bytes(bytes);
   host_bytes_ += bytes;
   keep(storage);
   return storage.get();

@@ -144,11 +144,13 @@ class FixtureBase : protected Backend {
   // Zeroed host memory, counted in the record and freed after the benchmark.
   template <class T>
   Span<T> host_array(std::size_t count) {
-    std::shared_ptr<T[]> storage(new T[count]());
-    host_bytes_ += count * sizeof(T);
-    keep(storage);
-    return Span<T>{storage.get(), count};
+    static_assert(std::is_trivially_destructible<T>::value, "host arrays hold plain values");
+    T* data = static_cast<T*>(zeroed_host_bytes(count * sizeof(T)));
+    std::uninitialized_value_construct_n(data, count);
+    return Span<T>{data, count};
   }
+  // Zeroed host bytes, counted and owned as host_array's (in 2 MiB pages when large: host_memory.h).
+  void* zeroed_host_bytes(std::size_t bytes);
   // Seeded uniform values in [low, high): the i-th call in setup() draws from seed() + i, so that
   // inputs differ from each other and every run of the benchmark gets the same ones.
   void fill_random(Span<float> values, float low = -1.0f, float high = 1.0f);
