@@ -32,10 +32,10 @@ std::shared_ptr<void> allocate_host_bytes(std::size_t bytes) {
   void* raw = mmap(nullptr, mapped, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
   if (raw == MAP_FAILED) throw std::bad_alloc();
   const auto start = reinterpret_cast<std::uintptr_t>(raw);
-  const std::uintptr_t aligned = round_up(start, kHugePageBytes);
+  void* aligned = static_cast<char*>(raw) + (round_up(start, kHugePageBytes) - start);
   // The advice is a request: where THP is off it fails or is ignored, and the pages stay small.
-  madvise(reinterpret_cast<void*>(aligned), length, MADV_HUGEPAGE);
-  return {reinterpret_cast<void*>(aligned), [raw, mapped](void*) { munmap(raw, mapped); }};
+  madvise(aligned, length, MADV_HUGEPAGE);
+  return {aligned, [raw, mapped](void*) { munmap(raw, mapped); }};
 }
 
 bool in_huge_pages(const void* data) {
