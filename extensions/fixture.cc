@@ -3,7 +3,6 @@
 #include <algorithm>
 #include <exception>
 #include <iostream>
-#include <random>
 #include <stdexcept>
 
 #include "extensions/cpu_cache_flush.h"
@@ -11,6 +10,7 @@
 #include "extensions/host_memory.h"
 #include "extensions/load/fixture_load.h"
 #include "extensions/observer.h"
+#include "extensions/random_inputs.h"
 #include "model/interrupt.h"
 #include "model/protocol.h"
 #include "model/sample_channel.h"
@@ -19,13 +19,6 @@
 namespace gbx {
 
 namespace {
-
-template <class T>
-void fill_uniform(Span<T> values, std::uint64_t seed, T low, T high) {
-  std::mt19937_64 rng(seed);
-  std::uniform_real_distribution<T> dist(low, high);
-  for (auto& v : values) v = dist(rng);
-}
 
 std::string args_text(const std::vector<std::int64_t>& args) {
   std::string text;
@@ -175,6 +168,17 @@ void FixtureBase::stop_rotation() {
   rotation_copies_ = 0;
 }
 
+namespace {
+bool keep_setup = false;
+FixtureBase* held_fixture = nullptr;
+// The short form measured last in keep mode, with the accuracy check it passed.
+struct CheckedShortForm {
+  const FixtureBase* fixture = nullptr;
+  std::vector<std::int64_t> args;
+  Accuracy accuracy;
+} checked_short_form;
+}  // namespace
+
 Accuracy FixtureBase::check_output() {
   if (check_hook_) return check_hook_();
   throw std::logic_error("declare_accuracy() was called but check_output() is not implemented");
@@ -227,7 +231,9 @@ void FixtureBase::measure_after_setup(const benchmark::State& state, std::functi
     record_.measurement.rotation_cache_bytes = rotation.rotation_cache_bytes;
   }
   observe_memory();
-  if (accuracy_tolerance_ >= 0.0 && !reusing_setup_) {
+  if (accuracy_tolerance_ >= 0.0 && reusing_check_) {
+    record_.accuracy = checked_short_form.accuracy;
+  } else if (accuracy_tolerance_ >= 0.0 && !reusing_setup_) {
     poison_outputs();
     run();
     synchronize();
@@ -252,13 +258,10 @@ void FixtureBase::measure_after_setup(const benchmark::State& state, std::functi
   record_.load = FixtureLoadAccess::measure(*this, state, record_.args);
 }
 
-namespace {
-bool keep_setup = false;
-FixtureBase* held_fixture = nullptr;
-}  // namespace
-
 void FixtureBase::keep_setup_between_calls(bool keep) {
   keep_setup = keep;
+  keep_random_inputs(keep);
+  checked_short_form = {};
   if (!keep) release_held();
 }
 
@@ -289,6 +292,7 @@ void FixtureBase::measure_benchmark(benchmark::State& state, int argument_count)
     measure_held(state);
     return;
   }
+  reusing_check_ = keep_setup && checked_short_form.fixture == this && checked_short_form.args == args;
   record_ = RunRecord{};
   record_.benchmark = family_ + "/" + variant_;
   record_.variant = variant_;
@@ -345,6 +349,11 @@ void FixtureBase::measure_benchmark(benchmark::State& state, int argument_count)
   } catch (...) {
     failure = "unknown exception";
   }
+  if (keep_setup && short_form) {
+    const bool passed = failure.empty() && record_.accuracy && record_.accuracy->passed;
+    checked_short_form = passed ? CheckedShortForm{this, args, *record_.accuracy} : CheckedShortForm{};
+  }
+  reusing_check_ = false;
   if (keep_setup && failure.empty() && !short_form && set_up && active_protocol().cache != CacheMode::rotate) {
     held_fixture = this;
     held_args_ = args;

@@ -119,7 +119,9 @@ class FixtureBase : protected Backend {
   // A worker's blocks (runner/worker_child.h): with keep on, a class-form fixture stays set up after a
   // measurement, and the next call with the same arguments measures again without setup() and without
   // the accuracy check (the record keeps the first call's); any other call, or release_held(), tears it
-  // down first. The short form (whose setup is the measurement), rotation and failures never hold.
+  // down first. The short form (whose setup is the measurement), rotation and failures never hold:
+  // the short form is set up again, from kept random inputs (random_inputs.h), and a call with the
+  // same arguments as the one before keeps that call's passed accuracy check instead of running it.
   static void keep_setup_between_calls(bool keep);
   static void release_held();
 
@@ -195,6 +197,7 @@ class FixtureBase : protected Backend {
   std::size_t rotation_next_ = 0;
   bool measured_ = false;                // measure_after_setup ran in this call
   bool reusing_setup_ = false;           // this call measures a held setup (keep_setup_between_calls)
+  bool reusing_check_ = false;           // a short form set up again in keep mode: its first check stands
   std::vector<std::int64_t> held_args_;  // the held setup's arguments
   RunRecord held_record_;                // and its first call's record: declarations and accuracy
   void tear_down_held() noexcept;

@@ -6,11 +6,13 @@
 #include <benchmark/benchmark.h>
 
 #include <algorithm>
+#include <cmath>
 #include <string>
 #include <vector>
 
 #include <gbx/gbx.h>
 
+#include "extensions/fixture.h"
 #include "model/protocol.h"
 #include "tests/support/benchmark_run.h"
 #include "writer/json_record.h"
@@ -137,6 +139,28 @@ void small_sum(gbx::State& state) {
 }
 GBX_BENCH(small_sum, "short/rotated");
 
+// Counts its accuracy checks: the runs that find the output poisoned (NaN), as only the check leaves
+// it. `wrong` writes the wrong output, so that its check fails.
+template <bool wrong>
+struct Counted {
+  static int& checks() {
+    static int count = 0;
+    return count;
+  }
+  static void bench(gbx::State& state) {
+    auto& x = state.fill_random(state.host_array<float>(256));
+    auto& y = state.host_array<float>(256);
+    state.check(y, [&] { return gbx::reference_map(x, [](double v) { return v + 1.0; }); });
+    state.exec([&] {
+      if (std::isnan(y[0])) ++checks();
+      for (std::size_t i = 0; i < x.size; ++i) y[i] = x[i] + (wrong ? 2.0f : 1.0f);
+      benchmark::DoNotOptimize(y.data);
+    });
+  }
+};
+GBX_BENCH(Counted<false>::bench, "short/counted")->int_axis("n", {1, 2});
+GBX_BENCH(Counted<true>::bench, "short/miscounted");
+
 gbx::Protocol quick(gbx::CacheMode cache = gbx::CacheMode::hot) {
   gbx::Protocol p;
   p.warmup_runs = 1;
@@ -195,6 +219,43 @@ TEST(ShortForm, RotationCopiesExceedTheCache) {
   const nlohmann::json entry = gbx::entry_json(*run.entries[0], false, nullptr);
   EXPECT_EQ(entry["measurement"]["cache"], "rotate");
   EXPECT_EQ(entry["measurement"]["rotation"]["copies"], m.rotation_copies);
+}
+
+// A worker's blocks (keep_setup_between_calls): the short form is set up again each call, but a call
+// with the same arguments as the one before keeps that call's passed check instead of running it.
+TEST(ShortForm, KeepModeChecksARepeatedCallOnceAndKeepsItsAccuracy) {
+  gbx::set_active_protocol(quick());
+  gbx::FixtureBase::keep_setup_between_calls(true);
+  int before = Counted<false>::checks();
+  const auto first = gbx_test::run_benchmarks("^short/counted/n:1/");
+  EXPECT_EQ(Counted<false>::checks() - before, 1);
+  before = Counted<false>::checks();
+  const auto again = gbx_test::run_benchmarks("^short/counted/n:1/");
+  EXPECT_EQ(Counted<false>::checks() - before, 0);
+  ASSERT_EQ(again.entries.size(), 1u);
+  ASSERT_TRUE(again.entries[0]->accuracy.has_value());
+  EXPECT_TRUE(again.entries[0]->accuracy->passed);
+  EXPECT_EQ(again.entries[0]->accuracy->rel_l2_error, first.entries[0]->accuracy->rel_l2_error);
+  before = Counted<false>::checks();
+  gbx_test::run_benchmarks("^short/counted/n:2/");  // other arguments: checked
+  EXPECT_EQ(Counted<false>::checks() - before, 1);
+  gbx::FixtureBase::keep_setup_between_calls(false);
+  before = Counted<false>::checks();
+  gbx_test::run_benchmarks("^short/counted/n:2/");  // without keep, every call checks
+  EXPECT_EQ(Counted<false>::checks() - before, 1);
+}
+
+TEST(ShortForm, KeepModeChecksAFailedCheckAgain) {
+  gbx::set_active_protocol(quick());
+  gbx::FixtureBase::keep_setup_between_calls(true);
+  const int before = Counted<true>::checks();
+  gbx_test::run_benchmarks("^short/miscounted");
+  const auto again = gbx_test::run_benchmarks("^short/miscounted");
+  gbx::FixtureBase::keep_setup_between_calls(false);
+  EXPECT_EQ(Counted<true>::checks() - before, 2);
+  ASSERT_EQ(again.entries.size(), 1u);
+  ASSERT_TRUE(again.entries[0]->accuracy.has_value());
+  EXPECT_FALSE(again.entries[0]->accuracy->passed);
 }
 
 }  // namespace
