@@ -18,6 +18,7 @@
 #include "model/protocol.h"
 #include "processes/cpu_affinity.h"
 #include "processes/process_runner.h"
+#include "processes/shared_inputs.h"
 #include "processes/worker_client.h"
 #include "record/atomic_file.h"
 #include "record/checksum.h"
@@ -119,6 +120,7 @@ int run_interleaved(const AbOptions& given, std::ostream& out, std::ostream& err
   const std::uint64_t seed =
       options.seed ? *options.seed : ((static_cast<std::uint64_t>(device()) << 32) ^ device()) & 0xffffffffffffULL;
   const CommandLine line = parse_command_line(options.bench_args);
+  const SharedInputsDirectory shared_inputs;  // the workers draw each random input once, not once a pair
   Side sides[2];
   sides[0].role = "base";
   sides[1].role = "candidate";

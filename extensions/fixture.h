@@ -121,7 +121,8 @@ class FixtureBase : protected Backend {
   // the accuracy check (the record keeps the first call's); any other call, or release_held(), tears it
   // down first. The short form (whose setup is the measurement), rotation and failures never hold:
   // the short form is set up again, from kept random inputs (random_inputs.h), and a call with the
-  // same arguments as the one before keeps that call's passed accuracy check instead of running it.
+  // same arguments as the one before takes that call's host arrays again (zeroed) and keeps its passed
+  // accuracy check instead of running it.
   static void keep_setup_between_calls(bool keep);
   static void release_held();
 
@@ -195,11 +196,12 @@ class FixtureBase : protected Backend {
   std::vector<std::unique_ptr<detail::RotatingArray>> rotating_;
   std::size_t rotation_copies_ = 0;
   std::size_t rotation_next_ = 0;
-  bool measured_ = false;                // measure_after_setup ran in this call
-  bool reusing_setup_ = false;           // this call measures a held setup (keep_setup_between_calls)
-  bool reusing_check_ = false;           // a short form set up again in keep mode: its first check stands
-  std::vector<std::int64_t> held_args_;  // the held setup's arguments
-  RunRecord held_record_;                // and its first call's record: declarations and accuracy
+  bool measured_ = false;              // measure_after_setup ran in this call
+  bool reusing_setup_ = false;         // this call measures a held setup (keep_setup_between_calls)
+  bool repeating_short_form_ = false;  // the short form called again in keep mode, with the same arguments
+  std::vector<std::pair<std::size_t, std::shared_ptr<void>>> host_arrays_;  // this call's, in keep mode
+  std::vector<std::int64_t> held_args_;                                     // the held setup's arguments
+  RunRecord held_record_;  // and its first call's record: declarations and accuracy
   void tear_down_held() noexcept;
   void measure_held(benchmark::State& state);
   // The call's end: the record to the sample channel, and Google Benchmark's one iteration (or skip).

@@ -1,10 +1,15 @@
 #include "extensions/random_inputs.h"
 
+#include <unistd.h>
+
+#include <algorithm>
+#include <cstdio>
 #include <cstring>
 #include <deque>
 #include <memory>
 #include <mutex>
 #include <random>
+#include <string>
 
 namespace gbx {
 
@@ -25,6 +30,7 @@ struct Kept {
   std::size_t max_bytes = 0;
   std::size_t bytes = 0;
   std::deque<KeptDraw> draws;  // oldest first
+  std::string shared;          // the directory the workers share, if any
 };
 
 Kept& kept() {
@@ -40,6 +46,43 @@ void draw(Span<T> values, std::uint64_t seed, T low, T high) {
 }
 
 template <class T>
+std::string shared_file(const std::string& directory, char type, std::uint64_t seed, std::size_t count, T low, T high) {
+  double bounds[2] = {static_cast<double>(low), static_cast<double>(high)};
+  std::uint64_t bits[2];
+  std::memcpy(bits, bounds, sizeof bits);
+  char name[128];
+  std::snprintf(name, sizeof name, "/%c-%llu-%zu-%llx-%llx.bin", type, static_cast<unsigned long long>(seed), count,
+                static_cast<unsigned long long>(bits[0]), static_cast<unsigned long long>(bits[1]));
+  return directory + name;
+}
+
+// The draw from the shared directory, if a file there holds it: its size right and its first values
+// the ones this process draws.
+template <class T>
+bool read_shared(const std::string& path, Span<T> values, std::uint64_t seed, T low, T high) {
+  std::FILE* file = std::fopen(path.c_str(), "rb");
+  if (file == nullptr) return false;
+  const bool read = std::fread(values.data, 1, values.bytes(), file) == values.bytes() && std::fgetc(file) == EOF;
+  std::fclose(file);
+  if (!read) return false;
+  T first[4];
+  const std::size_t count = std::min<std::size_t>(4, values.size);
+  draw(Span<T>{first, count}, seed, low, high);
+  return std::memcmp(first, values.data, count * sizeof(T)) == 0;
+}
+
+// Written under a name of this process's, then renamed, so that no reader finds it half written.
+template <class T>
+void write_shared(const std::string& path, Span<T> values) {
+  const std::string partial = path + "." + std::to_string(::getpid());
+  std::FILE* file = std::fopen(partial.c_str(), "wb");
+  if (file == nullptr) return;
+  const bool written = std::fwrite(values.data, 1, values.bytes(), file) == values.bytes();
+  if (std::fclose(file) == 0 && written && std::rename(partial.c_str(), path.c_str()) == 0) return;
+  std::remove(partial.c_str());
+}
+
+template <class T>
 void fill(Span<T> values, std::uint64_t seed, T low, T high, char type) {
   Kept& k = kept();
   std::lock_guard<std::mutex> lock(k.mutex);
@@ -50,7 +93,11 @@ void fill(Span<T> values, std::uint64_t seed, T low, T high, char type) {
       return;
     }
   }
-  draw(values, seed, low, high);
+  const std::string path = k.shared.empty() ? "" : shared_file(k.shared, type, seed, values.size, low, high);
+  if (path.empty() || !read_shared(path, values, seed, low, high)) {
+    draw(values, seed, low, high);
+    if (!path.empty()) write_shared(path, values);
+  }
   const std::size_t size = values.bytes();
   if (size > k.max_bytes) return;
   while (k.bytes + size > k.max_bytes) {
@@ -78,6 +125,12 @@ void keep_random_inputs(bool keep, std::size_t max_bytes) {
   k.max_bytes = keep ? max_bytes : 0;
   k.draws.clear();
   k.bytes = 0;
+}
+
+void share_random_inputs(const std::string& directory) {
+  Kept& k = kept();
+  std::lock_guard<std::mutex> lock(k.mutex);
+  k.shared = directory;
 }
 
 std::size_t kept_random_input_bytes() {

@@ -2,6 +2,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <string>
 
 #include "model/span.h"
 
@@ -19,5 +20,12 @@ void fill_uniform(Span<double> values, std::uint64_t seed, double low, double hi
 inline constexpr std::size_t kKeptRandomInputBytes = std::size_t{1} << 30;
 void keep_random_inputs(bool keep, std::size_t max_bytes = kKeptRandomInputBytes);
 std::size_t kept_random_input_bytes();  // for tests
+
+// While keeping, and with a directory given (the workers of one `gbx ab` run share one:
+// processes/shared_inputs.h), a draw kept by no process yet is written there, and a process that
+// needs it reads it instead of drawing, so that each worker pair does not draw its inputs again. A
+// file is used only if its size is right and its first values are the ones this process would draw
+// (the same generator and distribution); writing is best effort. "" shares nothing.
+void share_random_inputs(const std::string& directory);
 
 }  // namespace gbx

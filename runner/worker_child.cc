@@ -5,6 +5,7 @@
 #include <unistd.h>
 
 #include <csignal>
+#include <cstdlib>
 #include <ctime>
 
 #include <algorithm>
@@ -13,9 +14,11 @@
 #include <nlohmann/json.hpp>
 
 #include "extensions/fixture.h"
+#include "extensions/random_inputs.h"
 #include "model/interrupt.h"
 #include "model/protocol.h"
 #include "processes/shard.h"
+#include "processes/shared_inputs.h"
 #include "reporters/gbx_reporter.h"
 #include "runner/process_child.h"
 #include "writer/json_record.h"
@@ -87,6 +90,9 @@ int run_worker(int fd) {
   // Consecutive blocks of one benchmark share its setup: a block then costs its warm-up and samples,
   // not an allocation and a fill of its inputs each time (docs/compare-ab.md).
   FixtureBase::keep_setup_between_calls(true);
+  // The parent's directory of random inputs, which this run's workers share (processes/shared_inputs.h).
+  const char* shared = std::getenv(kSharedInputsVariable);
+  share_random_inputs(shared != nullptr ? shared : "");
   send_event(fd, {{"event", "ready"}, {"pid", ::getpid()}});
   for (std::string line; !interrupt_requested() && std::getline(std::cin, line);) {
     const auto order = nlohmann::json::parse(line, nullptr, false);
@@ -103,6 +109,7 @@ int run_worker(int fd) {
     send_event(fd, answer);
   }
   FixtureBase::keep_setup_between_calls(false);  // tears down what is held, before the statics go
+  share_random_inputs("");
   if (interrupt_requested()) {
     send_event(fd, {{"event", "interrupted"}, {"signal", interrupt_signal()}});
     return 128 + interrupt_signal();

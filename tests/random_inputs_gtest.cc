@@ -2,8 +2,14 @@
 // them; and what keeping holds (copies, bounded, freed when off).
 #include <gtest/gtest.h>
 
+#include <unistd.h>
+
 #include <cstdint>
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
 #include <random>
+#include <string>
 #include <vector>
 
 #include "extensions/random_inputs.h"
@@ -72,6 +78,56 @@ TEST_F(RandomInputs, KeepsAtMostItsBoundOldestDroppedFirst) {
   EXPECT_EQ(gbx::kept_random_input_bytes(), 6000u);  // seed 2 went for it: seeds 3 and 1 are kept
   gbx::keep_random_inputs(false);
   EXPECT_EQ(gbx::kept_random_input_bytes(), 0u);
+}
+
+// Another worker of the same run: what is kept in memory is gone, and the shared directory is there.
+class SharedRandomInputs : public RandomInputs {
+ protected:
+  void SetUp() override {
+    directory_ = std::filesystem::temp_directory_path() / ("gbx-random-inputs-test-" + std::to_string(::getpid()));
+    std::filesystem::create_directories(directory_);
+    gbx::share_random_inputs(directory_.string());
+    gbx::keep_random_inputs(true);
+  }
+  void TearDown() override {
+    gbx::share_random_inputs("");
+    RandomInputs::TearDown();
+    std::filesystem::remove_all(directory_);
+  }
+  static void next_worker() { gbx::keep_random_inputs(true); }
+  std::filesystem::path only_file() const {
+    std::filesystem::path found;
+    for (const auto& entry : std::filesystem::directory_iterator(directory_)) found = entry.path();
+    return found;
+  }
+  std::filesystem::path directory_;
+};
+
+TEST_F(SharedRandomInputs, ADrawIsWrittenOnceAndTheNextWorkerReadsIt) {
+  const auto expected = expected_draws<float>(1000, 42, -1.0f, 1.0f);
+  EXPECT_EQ(filled<float>(1000, 42, -1.0f, 1.0f), expected);
+  const std::filesystem::path file = only_file();
+  ASSERT_FALSE(file.empty());
+  EXPECT_EQ(std::filesystem::file_size(file), 1000 * sizeof(float));
+  // Mark a value past the ones checked: the next worker's fill gives it back, so it read the file.
+  std::vector<float> marked = expected;
+  marked[500] = 123.0f;
+  std::ofstream(file, std::ios::binary).write(reinterpret_cast<const char*>(marked.data()), 1000 * sizeof(float));
+  next_worker();
+  EXPECT_EQ(filled<float>(1000, 42, -1.0f, 1.0f), marked);
+}
+
+TEST_F(SharedRandomInputs, AFileOfAnotherGeneratorOrSizeIsNotUsed) {
+  filled<float>(1000, 7, -1.0f, 1.0f);
+  const std::filesystem::path file = only_file();
+  ASSERT_FALSE(file.empty());
+  std::vector<float> other(1000, 0.25f);  // what another implementation's draws would be
+  std::ofstream(file, std::ios::binary).write(reinterpret_cast<const char*>(other.data()), 1000 * sizeof(float));
+  next_worker();
+  EXPECT_EQ(filled<float>(1000, 7, -1.0f, 1.0f), expected_draws<float>(1000, 7, -1.0f, 1.0f));
+  std::filesystem::resize_file(file, 999 * sizeof(float));  // cut short
+  next_worker();
+  EXPECT_EQ(filled<float>(1000, 7, -1.0f, 1.0f), expected_draws<float>(1000, 7, -1.0f, 1.0f));
 }
 
 }  // namespace

@@ -147,9 +147,19 @@ struct Counted {
     static int count = 0;
     return count;
   }
+  static const float*& output() {  // where the last call's output was, and whether it came zeroed
+    static const float* at = nullptr;
+    return at;
+  }
+  static bool& zeroed() {
+    static bool was = false;
+    return was;
+  }
   static void bench(gbx::State& state) {
     auto& x = state.fill_random(state.host_array<float>(256));
     auto& y = state.host_array<float>(256);
+    output() = y.data;
+    zeroed() = std::all_of(y.begin(), y.end(), [](float v) { return v == 0.0f; });
     state.check(y, [&] { return gbx::reference_map(x, [](double v) { return v + 1.0; }); });
     state.exec([&] {
       if (std::isnan(y[0])) ++checks();
@@ -229,9 +239,12 @@ TEST(ShortForm, KeepModeChecksARepeatedCallOnceAndKeepsItsAccuracy) {
   int before = Counted<false>::checks();
   const auto first = gbx_test::run_benchmarks("^short/counted/n:1/");
   EXPECT_EQ(Counted<false>::checks() - before, 1);
+  const float* first_output = Counted<false>::output();
   before = Counted<false>::checks();
   const auto again = gbx_test::run_benchmarks("^short/counted/n:1/");
   EXPECT_EQ(Counted<false>::checks() - before, 0);
+  EXPECT_EQ(Counted<false>::output(), first_output);  // the first call's array, taken again
+  EXPECT_TRUE(Counted<false>::zeroed());              // and zeroed, as a new one would be
   ASSERT_EQ(again.entries.size(), 1u);
   ASSERT_TRUE(again.entries[0]->accuracy.has_value());
   EXPECT_TRUE(again.entries[0]->accuracy->passed);

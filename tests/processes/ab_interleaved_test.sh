@@ -13,9 +13,11 @@ bench=$1 gbx=$2 schema=$3
 flags=(--benchmark_filter='first|second|third' --gbx_warmup=1)
 ab=("$gbx" ab --base "$bench" --candidate "$bench" --processes 3 --blocks 2 --budget 5m --seed 4 --progress off)
 
-mkdir "$dir/aa"
-"${ab[@]}" --format json -o "$dir/aa" -- "${flags[@]}" >"$dir/aa.json" 2>"$dir/aa.err"
+mkdir "$dir/aa" "$dir/tmp"
+TMPDIR="$dir/tmp" "${ab[@]}" --format json -o "$dir/aa" -- "${flags[@]}" >"$dir/aa.json" 2>"$dir/aa.err"
 rc=$?
+# The workers' shared random inputs (processes/shared_inputs.h) go with the run.
+[[ -z $(ls -A "$dir/tmp") ]] || fail "gbx ab left behind in TMPDIR: $(ls -A "$dir/tmp")"
 [[ $rc -eq 0 || $rc -eq 1 || $rc -eq 3 ]] || { cat "$dir/aa.err"; fail "A/A exit code $rc"; }
 expect_output "the plan, then the look" "$dir/aa.err" \
   'gbx ab: plan: 3 benchmarks, 2 interleaved block pairs.*workers on CPU [0-9]+.* 3 pairs fit the budget of 300 s' \
