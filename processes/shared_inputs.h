@@ -18,6 +18,8 @@ class SharedInputsDirectory {
   ~SharedInputsDirectory();
   SharedInputsDirectory(const SharedInputsDirectory&) = delete;
   SharedInputsDirectory& operator=(const SharedInputsDirectory&) = delete;
+  SharedInputsDirectory(SharedInputsDirectory&&) = delete;
+  SharedInputsDirectory& operator=(SharedInputsDirectory&&) = delete;
 
   const std::string& path() const { return path_; }
 

@@ -55,7 +55,8 @@ for variant in ("reduce/naive", "reduce/kahan"):
     end = text.index(tail, start)
     text = text[:end] + extra + text[end:]
 # pairwise recurses and its leaves call naive: the planted reduce_pairwise does its extra work once,
-# then calls the untouched recursion, renamed, whose leaves are naive's loop written out.
+# then calls the untouched recursion, renamed, whose leaves are naive's loop written out. The copy keeps
+# external linkage, as the original has, so that the compiler treats the copy as it treats the original.
 head = PLANTS["reduce/pairwise"][1]
 start = text.index(head)
 end = text.index("\n}\n", start) + 3
@@ -68,7 +69,7 @@ body = body.replace(leaf, """  if (n <= kPairwiseBlock) {
     return sum;
   }""")
 wrapper = head + "\n  planted_sum(x, n * 3 / 100);\n  return pairwise_unplanted(x, n);\n}\n"
-text = text[:start] + "static " + body + "\n" + wrapper + text[end:]
+text = text[:start] + body + "\n" + wrapper + text[end:]
 reduce.write_text(text)
 
 bandwidth = root / "kernels/bandwidth.cc"
