@@ -15,11 +15,29 @@ namespace gbx {
 
 namespace {
 
-struct KeptDraw {
+// What identifies a draw; the bounds by their bits, as a draw depends on them exactly.
+struct DrawKey {
   char type;  // 'f' or 'd'
   std::uint64_t seed;
   std::size_t count;
-  double low, high;
+  std::uint64_t low_bits, high_bits;
+
+  bool operator==(const DrawKey& other) const {
+    return type == other.type && seed == other.seed && count == other.count && low_bits == other.low_bits &&
+           high_bits == other.high_bits;
+  }
+};
+
+template <class T>
+DrawKey key_of(char type, std::uint64_t seed, std::size_t count, T low, T high) {
+  const double bounds[2] = {static_cast<double>(low), static_cast<double>(high)};
+  std::uint64_t bits[2];
+  std::memcpy(bits, bounds, sizeof bits);
+  return {type, seed, count, bits[0], bits[1]};
+}
+
+struct KeptDraw {
+  DrawKey key;
   std::unique_ptr<unsigned char[]> bytes;
   std::size_t size;
 };
@@ -45,14 +63,11 @@ void draw(Span<T> values, std::uint64_t seed, T low, T high) {
   for (auto& v : values) v = dist(rng);
 }
 
-template <class T>
-std::string shared_file(const std::string& directory, char type, std::uint64_t seed, std::size_t count, T low, T high) {
-  double bounds[2] = {static_cast<double>(low), static_cast<double>(high)};
-  std::uint64_t bits[2];
-  std::memcpy(bits, bounds, sizeof bits);
+std::string shared_file(const std::string& directory, const DrawKey& key) {
   char name[128];
-  std::snprintf(name, sizeof name, "/%c-%llu-%zu-%llx-%llx.bin", type, static_cast<unsigned long long>(seed), count,
-                static_cast<unsigned long long>(bits[0]), static_cast<unsigned long long>(bits[1]));
+  std::snprintf(name, sizeof name, "/%c-%llu-%zu-%llx-%llx.bin", key.type, static_cast<unsigned long long>(key.seed),
+                key.count, static_cast<unsigned long long>(key.low_bits),
+                static_cast<unsigned long long>(key.high_bits));
   return directory + name;
 }
 
@@ -87,13 +102,14 @@ void fill(Span<T> values, std::uint64_t seed, T low, T high, char type) {
   Kept& k = kept();
   std::lock_guard<std::mutex> lock(k.mutex);
   if (!k.on) return draw(values, seed, low, high);
+  const DrawKey key = key_of(type, seed, values.size, low, high);
   for (const KeptDraw& d : k.draws) {
-    if (d.type == type && d.seed == seed && d.count == values.size && d.low == low && d.high == high) {
+    if (d.key == key) {
       if (d.size > 0) std::memcpy(values.data, d.bytes.get(), d.size);
       return;
     }
   }
-  const std::string path = k.shared.empty() ? "" : shared_file(k.shared, type, seed, values.size, low, high);
+  const std::string path = k.shared.empty() ? "" : shared_file(k.shared, key);
   if (path.empty() || !read_shared(path, values, seed, low, high)) {
     draw(values, seed, low, high);
     if (!path.empty()) write_shared(path, values);
@@ -104,7 +120,7 @@ void fill(Span<T> values, std::uint64_t seed, T low, T high, char type) {
     k.bytes -= k.draws.front().size;
     k.draws.pop_front();
   }
-  KeptDraw d{type, seed, values.size, low, high, std::make_unique<unsigned char[]>(size), size};
+  KeptDraw d{key, std::make_unique<unsigned char[]>(size), size};
   if (size > 0) std::memcpy(d.bytes.get(), values.data, size);
   k.draws.push_back(std::move(d));
   k.bytes += size;
