@@ -369,11 +369,11 @@ void FixtureBase::measure_benchmark(benchmark::State& state, int argument_count)
   } catch (...) {
     failure = "unknown exception";
   }
-  if (keep_setup && short_form && failure.empty()) {
+  if (keep_setup && short_form) {
     const bool passed = record_.accuracy && record_.accuracy->passed;
-    last_short_form = {this, args, passed ? record_.accuracy : std::nullopt, std::move(host_arrays_)};
-  } else if (keep_setup && short_form) {
-    last_short_form = {};
+    last_short_form = failure.empty()
+                          ? LastShortForm{this, args, passed ? record_.accuracy : std::nullopt, std::move(host_arrays_)}
+                          : LastShortForm{};
   }
   repeating_short_form_ = false;
   if (keep_setup && failure.empty() && !short_form && set_up && active_protocol().cache != CacheMode::rotate) {
