@@ -226,8 +226,7 @@ int run_interleaved(const AbOptions& given, std::ostream& out, std::ostream& err
   int pilot_signal = 0;
   for (auto& row : rows) {
     const Clock::time_point at = Clock::now();
-    WorkerBlock pilot =
-        sides[0].worker->run_block(row.names[0], kMinBlockSamples, 0, options.benchmark_timeout_seconds);
+    WorkerBlock pilot = sides[0].worker->run_block(row.names[0], kPilotSamples, 0, options.benchmark_timeout_seconds);
     const double wall = seconds_since(at);
     if (pilot.status == WorkerBlock::Status::interrupted || interrupt_requested()) {
       pilot_signal = interrupt_requested() ? interrupt_signal() : SIGINT;
@@ -259,7 +258,7 @@ int run_interleaved(const AbOptions& given, std::ostream& out, std::ostream& err
     // its short warm-up and its samples.
     row.held_warmup_runs = row.warmup > 0 ? row.warmup : declared_warmup;
     row.sample_seconds = sample_wall;
-    row.setup_seconds = std::max(0.0, wall - static_cast<double>(declared_warmup + kMinBlockSamples) * sample_wall);
+    row.setup_seconds = std::max(0.0, wall - static_cast<double>(declared_warmup + kPilotSamples) * sample_wall);
     row.block_seconds = static_cast<double>(row.held_warmup_runs + row.samples) * sample_wall;
     row.block_pairs = options.blocks_per_pair;
     row.splits.push_back({0, row.samples, row.block_pairs});

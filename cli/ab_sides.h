@@ -20,7 +20,9 @@
 // workers and kept blocks, and each side's record built from them.
 namespace gbx::tools::ab_sides {
 
-constexpr std::int64_t kMinBlockSamples = 5;
+// A block may be one sample (the plan's kMinSamplesPerBlock); the pilot block, which times a sample, has 5.
+constexpr std::int64_t kMinBlockSamples = 1;
+constexpr std::int64_t kPilotSamples = 5;
 constexpr std::int64_t kMaxBlockSamples = 200;
 
 // A row's split from one pair on: its samples per block and its block pairs per worker pair.

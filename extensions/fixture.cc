@@ -11,6 +11,7 @@
 #include "extensions/host_memory.h"
 #include "extensions/load/fixture_load.h"
 #include "extensions/observer.h"
+#include "extensions/parked_setup.h"
 #include "extensions/random_inputs.h"
 #include "model/interrupt.h"
 #include "model/protocol.h"
@@ -275,6 +276,17 @@ void FixtureBase::measure_after_setup(const benchmark::State& state, std::functi
   record_.load = FixtureLoadAccess::measure(*this, state, record_.args);
 }
 
+bool FixtureBase::may_park() const { return keep_setup && active_protocol().cache != CacheMode::rotate; }
+
+void FixtureBase::park_setup(std::function<void()> body) {
+  if (!parked_) parked_ = std::make_shared<detail::ParkedSetup>();
+  parked_->start(std::move(body));
+}
+
+bool FixtureBase::park_measured() { return parked_ && parked_->park(); }
+
+std::exception_ptr FixtureBase::release_parked() noexcept { return parked_ ? parked_->release() : nullptr; }
+
 void FixtureBase::keep_setup_between_calls(bool keep) {
   keep_setup = keep;
   keep_random_inputs(keep);
@@ -289,6 +301,7 @@ void FixtureBase::release_held() {
 void FixtureBase::tear_down_held() noexcept {
   held_fixture = nullptr;
   try {
+    if (const std::exception_ptr error = release_parked()) std::rethrow_exception(error);
     teardown();
   } catch (const std::exception& e) {
     // The blocks measured have been reported; what is left to say goes where the worker's errors go.
@@ -301,6 +314,7 @@ void FixtureBase::tear_down_held() noexcept {
 }
 
 void FixtureBase::measure_benchmark(benchmark::State& state, int argument_count) {
+  call_state_ = &state;
   std::vector<std::int64_t> args;
   args.reserve(static_cast<std::size_t>(argument_count));
   for (int i = 0; i < argument_count; ++i) args.push_back(state.range(static_cast<std::size_t>(i)));
@@ -369,14 +383,17 @@ void FixtureBase::measure_benchmark(benchmark::State& state, int argument_count)
   } catch (...) {
     failure = "unknown exception";
   }
-  if (keep_setup && short_form) {
+  const bool check_failed = record_.accuracy && !record_.accuracy->passed;
+  const bool parked = short_form && parked_ && parked_->parked() && failure.empty() && !check_failed;
+  if (keep_setup && short_form && !parked) {
     const bool passed = record_.accuracy && record_.accuracy->passed;
     last_short_form = failure.empty()
                           ? LastShortForm{this, args, passed ? record_.accuracy : std::nullopt, std::move(host_arrays_)}
                           : LastShortForm{};
   }
   repeating_short_form_ = false;
-  if (keep_setup && failure.empty() && !short_form && set_up && active_protocol().cache != CacheMode::rotate) {
+  if (keep_setup && failure.empty() && (parked || !short_form) && set_up &&
+      active_protocol().cache != CacheMode::rotate) {
     held_fixture = this;
     held_args_ = args;
     held_record_ = record_;
@@ -384,6 +401,7 @@ void FixtureBase::measure_benchmark(benchmark::State& state, int argument_count)
     return;
   }
   try {
+    if (const std::exception_ptr error = release_parked()) std::rethrow_exception(error);
     if (set_up) teardown();
   } catch (const std::exception& e) {
     if (failure.empty()) failure = std::string("teardown: ") + e.what();
@@ -402,7 +420,12 @@ void FixtureBase::measure_held(benchmark::State& state) {
   std::string failure;
   try {
     if (interrupt_requested()) throw Interrupted();
-    measure_after_setup(state, [this] { run(); });
+    if (parked_ && parked_->parked()) {
+      parked_->resume();
+      if (!parked_->parked()) throw std::logic_error("the benchmark function returned while held between blocks");
+    } else {
+      measure_after_setup(state, [this] { run(); });
+    }
   } catch (const Interrupted& e) {
     record_.interrupted = true;
     failure = e.what();

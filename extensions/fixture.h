@@ -30,6 +30,8 @@ class CudaState;
 
 namespace detail {
 
+class ParkedSetup;
+
 // An array whose runs may read any of several copies (--gbx_cache=rotate): `data` is rebound to
 // copy k before each run. Owned by the fixture for one benchmark call.
 class RotatingArray {
@@ -119,8 +121,9 @@ class FixtureBase : protected Backend {
   // A worker's blocks (runner/worker_child.h): with keep on, a class-form fixture stays set up after a
   // measurement, and the next call with the same arguments measures again without setup() and without
   // the accuracy check (the record keeps the first call's); any other call, or release_held(), tears it
-  // down first. The short form (whose setup is the measurement), rotation and failures never hold:
-  // the short form is set up again, from kept random inputs (random_inputs.h), and a call with the
+  // down first. A CPU short form holds too: its function waits inside state.exec() on a thread of its
+  // own (parked_setup.h). Rotation, failures and failed checks never hold; a CUDA short form, or any
+  // under rotation, is set up again, from kept random inputs (random_inputs.h), and a call with the
   // same arguments as the one before takes that call's host arrays again (zeroed) and keeps its passed
   // accuracy check instead of running it.
   static void keep_setup_between_calls(bool keep);
@@ -175,6 +178,10 @@ class FixtureBase : protected Backend {
   void add_rotating_array(std::unique_ptr<detail::RotatingArray> array) { rotating_.push_back(std::move(array)); }
   // A copy of bytes at from, owned by this benchmark call; a CUDA fixture copies device arrays.
   virtual void* duplicate(const void* from, std::size_t bytes, bool on_device);
+  // Keep mode without rotation: a short form's setup may run body on a parked thread (parked_setup.h),
+  // which then holds it between calls as the class form's is held.
+  bool may_park() const;
+  void park_setup(std::function<void()> body);
 
   // --- bookkeeping the backends share -------------------------------------------------------
   // What the record says about memory; the base fills host_peak_bytes.
@@ -201,6 +208,11 @@ class FixtureBase : protected Backend {
   bool repeating_short_form_ = false;  // the short form called again in keep mode, with the same arguments
   std::vector<std::pair<std::size_t, std::shared_ptr<void>>> host_arrays_;  // this call's, in keep mode
   std::vector<std::int64_t> held_args_;                                     // the held setup's arguments
+  std::shared_ptr<detail::ParkedSetup> parked_;   // the short form's function, held in keep mode
+  const benchmark::State* call_state_ = nullptr;  // Google Benchmark's state of the call under way
+  // On the parked thread, after a measurement: true when the held short form is to measure again.
+  bool park_measured();
+  std::exception_ptr release_parked() noexcept;
   RunRecord held_record_;  // and its first call's record: declarations and accuracy
   void tear_down_held() noexcept;
   void measure_held(benchmark::State& state);

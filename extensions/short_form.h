@@ -11,6 +11,7 @@
 #include <optional>
 #include <stdexcept>
 #include <string>
+#include <type_traits>
 #include <utility>
 #include <vector>
 
@@ -140,9 +141,17 @@ class FunctionFixture : public Base {
 
  protected:
   void setup(const benchmark::State& google_benchmark) override {
-    StateType state(*this, axes_, google_benchmark);
-    function_(state);
-    if (!state.executed()) throw std::logic_error("the benchmark function returned without calling state.exec()");
+    auto call = [this, &google_benchmark] {
+      StateType state(*this, axes_, google_benchmark);
+      function_(state);
+      if (!state.executed()) throw std::logic_error("the benchmark function returned without calling state.exec()");
+    };
+    // Held between a worker's blocks on the CPU only: a CUDA context is current per thread.
+    if (std::is_same<Base, CpuFixture>::value && this->may_park()) {
+      this->park_setup(call);
+    } else {
+      call();
+    }
   }
   void run() override {}  // never called: exec() hands its own run to the measurement
 

@@ -112,7 +112,10 @@ struct PairedCosts {
 // within [2, kMaxBlockPairsPerPair] (at least one block pair of each order). K: as many pairs as the budget affords at
 // B*; then plan_replication (stats/hierarchical.h) at the half-width those K reach lowers B to the least that still
 // reaches it. Looks from look_schedule(K).
-inline constexpr std::size_t kMinSamplesPerBlock = 3;
+// 1: where the noise between blocks grows with their length (a memory bandwidth that changes over tens
+// of milliseconds), a block of one sample alternates the sides most finely (docs/compare-ab.md). With one
+// sample a block's own spread reads 0, so n then stays at 1, which is where the plan put it.
+inline constexpr std::size_t kMinSamplesPerBlock = 1;
 inline constexpr double kMaxBlockSeconds = 0.05;
 // B stays within [2, kMaxBlockPairsPerPair]: the worker pair is the unit of replication, and a
 // between-pairs variance measured near 0 over the first few pairs would otherwise put the whole budget

@@ -171,6 +171,25 @@ struct Counted {
 GBX_BENCH(Counted<false>::bench, "short/counted")->int_axis("n", {1, 2});
 GBX_BENCH(Counted<true>::bench, "short/miscounted");
 
+// Counts the calls of its function and the returns from it.
+struct Held {
+  static int& calls() {
+    static int count = 0;
+    return count;
+  }
+  static int& returns() {
+    static int count = 0;
+    return count;
+  }
+  static void bench(gbx::State& state) {
+    ++calls();
+    auto& x = state.fill_random(state.host_array<float>(64));
+    state.exec([&] { benchmark::DoNotOptimize(x.data); });
+    ++returns();
+  }
+};
+GBX_BENCH(Held::bench, "short/held")->int_axis("n", {1, 2});
+
 gbx::Protocol quick(gbx::CacheMode cache = gbx::CacheMode::hot) {
   gbx::Protocol p;
   p.warmup_runs = 1;
@@ -233,8 +252,9 @@ TEST(ShortForm, RotationCopiesExceedTheCache) {
 
 // A worker's blocks (keep_setup_between_calls): the short form is set up again each call, but a call
 // with the same arguments as the one before keeps that call's passed check instead of running it.
+// Under rotation a short form is not held (its copies are made per call): it is set up again.
 TEST(ShortForm, KeepModeChecksARepeatedCallOnceAndKeepsItsAccuracy) {
-  gbx::set_active_protocol(quick());
+  gbx::set_active_protocol(quick(gbx::CacheMode::rotate));
   gbx::FixtureBase::keep_setup_between_calls(true);
   int before = Counted<false>::checks();
   const auto first = gbx_test::run_benchmarks("^short/counted/n:1/");
@@ -258,6 +278,31 @@ TEST(ShortForm, KeepModeChecksARepeatedCallOnceAndKeepsItsAccuracy) {
   EXPECT_EQ(Counted<false>::checks() - before, 1);
 }
 
+TEST(ShortForm, KeepModeHoldsTheFunctionBetweenCallsWithTheSameArguments) {
+  gbx::set_active_protocol(quick());
+  gbx::FixtureBase::keep_setup_between_calls(true);
+  const int calls = Held::calls();
+  const int returns = Held::returns();
+  for (int block = 0; block < 3; ++block) {
+    const auto run = gbx_test::run_benchmarks("^short/held/n:1/");
+    ASSERT_EQ(run.entries.size(), 1u);
+    EXPECT_TRUE(run.entries[0]->error.empty()) << run.entries[0]->error;
+    EXPECT_GE(run.entries[0]->measurement.samples.size(), 3u);
+  }
+  EXPECT_EQ(Held::calls() - calls, 1);  // measured three times, inside one call of the function
+  EXPECT_EQ(Held::returns() - returns, 0);
+  gbx_test::run_benchmarks("^short/held/n:2/");  // other arguments: the held one returns first
+  EXPECT_EQ(Held::calls() - calls, 2);
+  EXPECT_EQ(Held::returns() - returns, 1);
+  gbx::FixtureBase::keep_setup_between_calls(false);  // and turning keep off lets the last go
+  EXPECT_EQ(Held::returns() - returns, 2);
+  gbx_test::run_benchmarks("^short/held/n:2/");
+  gbx_test::run_benchmarks("^short/held/n:2/");
+  EXPECT_EQ(Held::calls() - calls, 4);  // without keep, every call is a call
+  EXPECT_EQ(Held::returns() - returns, 4);
+}
+
+// A held function keeps no failed check: it returns, and the next call checks again.
 TEST(ShortForm, KeepModeChecksAFailedCheckAgain) {
   gbx::set_active_protocol(quick());
   gbx::FixtureBase::keep_setup_between_calls(true);
