@@ -273,7 +273,7 @@ inline DesignOutcome run_paired(Machine& machine, std::mt19937_64& engine, const
         PairedCosts now = costs[b];
         now.pair_start_seconds = design.pair_start_seconds / static_cast<double>(running);
         const double share = std::max(design.budget_seconds - clock, 1e-3) / static_cast<double>(running);
-        if (auto plan = plan_paired(rows[b].analysis->variance, now, share)) {
+        if (auto plan = plan_paired(rows[b].analysis->variance, now, share, SequentialDesign{}, k)) {
           plans[b] = *plan;
           costs[b] = now;  // the costs the plan was made with, so that its pair cost subtracts its own share
         }

@@ -47,8 +47,8 @@ constexpr std::int64_t kMinPairs = 3;
 // block's fixed cost (its warm-up and batch calibration).
 constexpr double kBlockSamplingSeconds = 0.03;
 // A block after the first of its worker reuses the setup (the fixture is held between blocks), so its
-// warm-up only refills the caches the other side's block evicted: about this long, at least one run,
-// never more than declared.
+// warm-up only refills the caches the other side's block evicted: the runs that fit in about this
+// long, at least one (one run touches all the kernel's data), never more than declared.
 constexpr double kBlockWarmupSeconds = 0.01;
 
 double pair_seconds(const std::vector<Row>& rows, double startup) {
@@ -251,8 +251,8 @@ int run_interleaved(const AbOptions& given, std::ostream& out, std::ostream& err
                                     : kMinBlockSamples;
     const std::int64_t declared_warmup = line.protocol.warmup_auto ? 0 : line.protocol.warmup_runs;
     row.warmup = sample_wall > 0.0 && declared_warmup > 0
-                     ? std::clamp<std::int64_t>(static_cast<std::int64_t>(std::ceil(kBlockWarmupSeconds / sample_wall)),
-                                                1, declared_warmup)
+                     ? std::clamp<std::int64_t>(
+                           static_cast<std::int64_t>(std::floor(kBlockWarmupSeconds / sample_wall)), 1, declared_warmup)
                      : 0;
     // The pilot paid the setup, the declared warm-up and the accuracy check's run; a held block pays
     // its short warm-up and its samples.

@@ -50,7 +50,8 @@ bool replan(Row& row, double pair_start_share, double budget_share, bool blocks_
                         static_cast<double>(row.blocks_timed));
   const PairedCosts costs{row.sample_seconds, fixed + static_cast<double>(row.held_warmup_runs) * row.sample_seconds,
                           pair_start_share};
-  const auto plan = plan_paired(analysis->variance, costs, budget_share, design);
+  const auto plan = plan_paired(analysis->variance, costs, budget_share, design,
+                                static_cast<std::size_t>(std::max<std::int64_t>(0, next_pair)));
   if (!plan) return false;
   const auto samples =
       std::clamp<std::int64_t>(static_cast<std::int64_t>(plan->samples_per_block), kMinBlockSamples, kMaxBlockSamples);

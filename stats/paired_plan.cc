@@ -31,7 +31,7 @@ std::size_t samples_per_block(double within, double between_blocks, const Paired
 }  // namespace
 
 std::optional<PairedPlan> plan_paired(const PairedVariance& variance, const PairedCosts& costs, double budget_seconds,
-                                      const SequentialDesign& design) {
+                                      const SequentialDesign& design, std::size_t pairs_done) {
   const double between_pairs =
       variance.between_pairs ? *variance.between_pairs : log_variance_of_cv(kAssumedBetweenPairsCv);
   if (!(variance.within_block >= 0.0) || !(variance.between_blocks >= 0.0) || !(between_pairs >= 0.0) ||
@@ -54,10 +54,13 @@ std::optional<PairedPlan> plan_paired(const PairedVariance& variance, const Pair
       std::sqrt(kMedianEfficiency * block_pair_variance * pair_seconds / (between * block_pair_seconds));
   auto block_pairs =
       static_cast<std::size_t>(std::clamp(std::round(optimum), 2.0, static_cast<double>(kMaxBlockPairsPerPair)));
+  const double done = static_cast<double>(pairs_done);
   const auto affordable = [&](std::size_t b) {
-    return std::floor(budget_seconds / (costs.pair_start_seconds + static_cast<double>(b) * block_pair_seconds));
+    return done + std::floor(budget_seconds / (costs.pair_start_seconds + static_cast<double>(b) * block_pair_seconds));
   };
-  if (affordable(block_pairs) < 2.0) block_pairs = 2;
+  // The pairs must reach 2, and at least one more must fit; B goes down only as far as that needs.
+  const double needed = std::max(2.0, done + 1.0);
+  while (block_pairs > 2 && affordable(block_pairs) < needed) --block_pairs;
   const double pairs = std::min(affordable(block_pairs), static_cast<double>(kPlanMaxProcesses));
   if (pairs < 2.0) {
     plan.fits_budget = false;

@@ -145,8 +145,11 @@ struct PairedPlan {
 };
 
 // Absent for negative variances, non-positive sample_seconds, negative other costs or a budget <= 0.
-// A missing between_pairs takes kAssumedBetweenPairsCv.
+// A missing between_pairs takes kAssumedBetweenPairsCv. pairs_done: the worker pairs already run, when
+// the plan is made again at a look with what is left of the budget. Those already replicate, so B* is
+// lowered only as far as one more pair needs to fit (a fresh plan lowers it until two fit), and pairs
+// counts them.
 std::optional<PairedPlan> plan_paired(const PairedVariance& variance, const PairedCosts& costs, double budget_seconds,
-                                      const SequentialDesign& design = {});
+                                      const SequentialDesign& design = {}, std::size_t pairs_done = 0);
 
 }  // namespace gbx

@@ -183,6 +183,30 @@ TEST(PlanPaired, NoisyBlocksGetMoreBlockPairsAndABudgetTooSmallSaysSo) {
   EXPECT_FALSE(plan_paired(variance, PairedCosts{0.001, 0.002, 0.5}, 0.0));
 }
 
+TEST(PlanPaired, APlanMadeAgainLateLowersItsBlockPairsOnlyForOneMorePair) {
+  PairedVariance variance;
+  variance.within_block = 4e-6;
+  variance.between_blocks = 1e-4;
+  variance.between_pairs = 1e-6;
+  // n* = sqrt((pi/2) 2 4e-6 0.002 / (1e-4 0.001)) = 0.5, so 1; a block pair costs 2 (0.002 + 0.001) =
+  // 0.006 s and B* = 16 (the most) costs 0.5 + 16 0.006 = 0.596 s a pair. 1.1 s affords one such pair:
+  // a fresh plan lowers B until two fit (0.5 + 8 0.006 = 0.548 s), a plan after 10 pairs needs one more.
+  const PairedCosts costs{0.001, 0.002, 0.5};
+  const auto fresh = plan_paired(variance, costs, 1.1);
+  ASSERT_TRUE(fresh);
+  EXPECT_EQ(fresh->samples_per_block, 1u);
+  EXPECT_EQ(fresh->pairs, 2u);
+  EXPECT_LE(fresh->block_pairs_per_pair, 8u);
+  const auto late = plan_paired(variance, costs, 1.1, SequentialDesign{}, 10);
+  ASSERT_TRUE(late);
+  EXPECT_EQ(late->pairs, 11u);
+  EXPECT_GT(late->block_pairs_per_pair, 8u);
+  EXPECT_TRUE(late->fits_budget);
+  const auto none_fits = plan_paired(variance, costs, 0.4, SequentialDesign{}, 10);
+  ASSERT_TRUE(none_fits);
+  EXPECT_EQ(none_fits->block_pairs_per_pair, 2u);  // not even one more pair: the least
+}
+
 // One benchmark's pairs with log ratios drawn N(log ratio, sd^2).
 struct NormalPairs {
   std::mt19937_64 engine;
