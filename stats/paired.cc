@@ -120,12 +120,12 @@ PairedVariance paired_variance(const std::vector<PairEstimate>& estimates, const
     with_spread += 1.0;
   }
   if (with_spread > 0.0) variance.between_blocks = std::max(0.0, between_blocks / with_spread);
-  // Robust, as the block-level spreads are: a process slow all through (a pair at +30%) would otherwise
-  // make the between-pairs term dominate, and the plan cut the block pairs that the signed rank, which
-  // gives that pair one rank, did not need cut.
+  // A sample variance, not a robust one: a process slow all through (a layout that makes a kernel 10%
+  // slower) is variance between pairs that only more pairs average out. A robust spread was tried
+  // (seventh session) and put the budget into block pairs where pairs were needed (docs/compare-ab.md).
   if (x.size() >= 2) {
-    const double spread = robust_spread(x);
-    variance.between_pairs = std::max(0.0, spread * spread - explained_by_blocks / k);
+    const double sd = sample_sd(x);
+    variance.between_pairs = std::max(0.0, sd * sd - explained_by_blocks / k);
   }
   return variance;
 }

@@ -96,7 +96,7 @@ std::optional<PairEstimate> estimate_pair(const WorkerPairBlocks& pair);
 // The variance components on the log scale (variances, not CVs), as the planner needs them:
 // within_block: of one sample about its block's median; between_blocks: of one block-pair log ratio d_j
 // about its pair's x_k, less what the within-block noise explains ((pi / 2) sigma_w^2 (1/n_b + 1/n_c)),
-// floored at 0; between_pairs: of the x_k across pairs (1.4826 MAD, squared), less what the block-pair
+// floored at 0; between_pairs: of the x_k across pairs (their sample variance), less what the block-pair
 // spread explains ((pi / 2) between-block variance / B), floored at 0 (absent below 2 pairs).
 struct PairedVariance {
   double within_block = 0.0;
