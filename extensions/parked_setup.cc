@@ -6,24 +6,27 @@ namespace gbx::detail {
 
 ParkedSetup::~ParkedSetup() { release(); }
 
-void ParkedSetup::wait_for_caller_turn(std::unique_lock<std::mutex>& lock) {
+std::exception_ptr ParkedSetup::take_turn_back(std::unique_lock<std::mutex>& lock) {
   turn_changed_.wait(lock, [this] { return !body_turn_; });
-  if (error_) {
-    std::exception_ptr error = std::exchange(error_, nullptr);
-    lock.unlock();
-    if (thread_.joinable()) thread_.join();
-    std::rethrow_exception(error);
-  }
-  if (ended_ && thread_.joinable()) {
-    lock.unlock();
-    thread_.join();
-  }
+  std::exception_ptr error = std::exchange(error_, nullptr);
+  const bool ended = !parked_;  // the caller's turn comes back when the body parks or ends
+  lock.unlock();
+  if (ended && thread_.joinable()) thread_.join();
+  return error;
+}
+
+std::exception_ptr ParkedSetup::order(bool again) {
+  std::unique_lock<std::mutex> lock(mutex_);
+  if (!parked_) return nullptr;
+  again_ = again;
+  body_turn_ = true;
+  turn_changed_.notify_all();
+  return take_turn_back(lock);
 }
 
 void ParkedSetup::start(std::function<void()> body) {
   std::unique_lock<std::mutex> lock(mutex_);
   body_turn_ = true;
-  ended_ = false;
   parked_ = false;
   thread_ = std::thread([this, body = std::move(body)] {
     { const std::lock_guard<std::mutex> started(mutex_); }  // thread_ is assigned: park() may compare ids
@@ -35,12 +38,11 @@ void ParkedSetup::start(std::function<void()> body) {
     }
     const std::lock_guard<std::mutex> ended(mutex_);
     error_ = error;
-    ended_ = true;
     parked_ = false;
     body_turn_ = false;
     turn_changed_.notify_all();
   });
-  wait_for_caller_turn(lock);
+  if (const std::exception_ptr error = take_turn_back(lock)) std::rethrow_exception(error);
 }
 
 bool ParkedSetup::park() {
@@ -55,27 +57,10 @@ bool ParkedSetup::park() {
 }
 
 void ParkedSetup::resume() {
-  std::unique_lock<std::mutex> lock(mutex_);
-  if (!parked_) return;
-  again_ = true;
-  body_turn_ = true;
-  turn_changed_.notify_all();
-  wait_for_caller_turn(lock);
+  if (const std::exception_ptr error = order(true)) std::rethrow_exception(error);
 }
 
-std::exception_ptr ParkedSetup::release() noexcept {
-  std::unique_lock<std::mutex> lock(mutex_);
-  if (parked_) {
-    again_ = false;
-    body_turn_ = true;
-    turn_changed_.notify_all();
-    turn_changed_.wait(lock, [this] { return !body_turn_; });
-  }
-  std::exception_ptr error = std::exchange(error_, nullptr);
-  lock.unlock();
-  if (thread_.joinable()) thread_.join();
-  return error;
-}
+std::exception_ptr ParkedSetup::release() noexcept { return order(false); }
 
 bool ParkedSetup::parked() const {
   const std::lock_guard<std::mutex> lock(mutex_);

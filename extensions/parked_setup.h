@@ -36,13 +36,15 @@ class ParkedSetup {
   bool on_parked_thread() const;
 
  private:
-  void wait_for_caller_turn(std::unique_lock<std::mutex>& lock);
+  // Waits until the body parks or ends (joining it then) and returns what it threw.
+  std::exception_ptr take_turn_back(std::unique_lock<std::mutex>& lock);
+  // A parked body's next turn: measure again (true) or return; nothing when none is parked.
+  std::exception_ptr order(bool again);
   mutable std::mutex mutex_;
   std::condition_variable turn_changed_;
   std::thread thread_;
   bool body_turn_ = false;  // whose turn: the body's, or the caller's
   bool parked_ = false;
-  bool ended_ = true;
   bool again_ = false;  // the order park() returns
   std::exception_ptr error_;
 };
