@@ -17,6 +17,7 @@
 #include <cmath>
 #include <cstddef>
 #include <cstdint>
+#include <optional>
 #include <random>
 #include <vector>
 
@@ -260,24 +261,35 @@ inline DesignOutcome run_paired(Machine& machine, std::mt19937_64& engine, const
       }
       pairs[b].push_back(std::move(pair));
     }
-    if (k < next_look) continue;
+    // Each running row's next pairs planned again from its measured components, as gbx ab does after
+    // every pair (between looks from an analysis that decides nothing).
+    const auto split_again = [&](std::size_t b, const std::optional<PairedAnalysis>& analysis, std::size_t running) {
+      if (!design.replan || !analysis) return;
+      PairedCosts now = costs[b];
+      now.pair_start_seconds = design.pair_start_seconds / static_cast<double>(running);
+      const double share = std::max(design.budget_seconds - clock, 1e-3) / static_cast<double>(running);
+      if (auto plan = plan_paired(analysis->variance, now, share, SequentialDesign{}, k)) {
+        plans[b] = *plan;
+        costs[b] = now;  // the costs the plan was made with, so that its pair cost subtracts its own share
+      }
+    };
+    std::size_t running = 0;
+    for (const SequentialRow& row : rows) running += row.stopped ? 0 : 1;
+    if (k < next_look) {
+      for (std::size_t b = 0; b < m; ++b) {
+        if (!rows[b].stopped) split_again(b, analyze_pairs(pairs[b], sequential.options), running);
+      }
+      continue;
+    }
     // The cost of one more pair for the benchmarks still running, and what the budget left affords.
     const bool last = k >= sequential.looks.back();
     sequential_look(pairs, rows, sequential, last);
-    std::size_t running = 0;
+    running = 0;
     for (const SequentialRow& row : rows) running += row.stopped ? 0 : 1;
     double cost = design.pair_start_seconds;
     for (std::size_t b = 0; b < m; ++b) {
       if (rows[b].stopped) continue;
-      if (design.replan && !last && rows[b].analysis && rows[b].analysis->replicated) {
-        PairedCosts now = costs[b];
-        now.pair_start_seconds = design.pair_start_seconds / static_cast<double>(running);
-        const double share = std::max(design.budget_seconds - clock, 1e-3) / static_cast<double>(running);
-        if (auto plan = plan_paired(rows[b].analysis->variance, now, share, SequentialDesign{}, k)) {
-          plans[b] = *plan;
-          costs[b] = now;  // the costs the plan was made with, so that its pair cost subtracts its own share
-        }
-      }
+      if (!last) split_again(b, rows[b].analysis, running);
       cost += plans[b].seconds_per_pair - costs[b].pair_start_seconds;
     }
     const bool any_running = running > 0;

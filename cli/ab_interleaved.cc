@@ -20,6 +20,7 @@
 #include "processes/process_runner.h"
 #include "processes/shared_inputs.h"
 #include "processes/worker_client.h"
+#include "processes/worker_malloc.h"
 #include "record/atomic_file.h"
 #include "record/checksum.h"
 #include "stats/statistics.h"
@@ -120,7 +121,8 @@ int run_interleaved(const AbOptions& given, std::ostream& out, std::ostream& err
   const std::uint64_t seed =
       options.seed ? *options.seed : ((static_cast<std::uint64_t>(device()) << 32) ^ device()) & 0xffffffffffffULL;
   const CommandLine line = parse_command_line(options.bench_args);
-  const SharedInputsDirectory shared_inputs;  // the workers draw each random input once, not once a pair
+  const SharedInputsDirectory shared_inputs;    // the workers draw each random input once, not once a pair
+  const WorkerMallocInHugePages worker_malloc;  // a worker's setup faults in 2 MiB pages, not 4 KiB ones
   Side sides[2];
   sides[0].role = "base";
   sides[1].role = "candidate";
@@ -293,6 +295,20 @@ int run_interleaved(const AbOptions& given, std::ostream& out, std::ostream& err
   const auto any_active = [&rows] {
     return std::any_of(rows.begin(), rows.end(), [](const Row& r) { return r.active; });
   };
+  // The undecided rows' next pairs, split anew from their variance as measured so far (analysis_of a
+  // row), each row with its share of the budget left and of a pair's start-up.
+  const auto split_again = [&](std::int64_t next_pair, const SequentialDesign& design_of_run, const auto& analysis_of) {
+    const auto undecided = static_cast<double>(active_rows(rows));
+    if (undecided == 0.0) return;
+    const double budget_share = std::max(0.0, *budget - seconds_since(started)) / undecided;
+    for (auto& row : rows) {
+      if (!row.active) continue;
+      const std::optional<PairedAnalysis> analysis = analysis_of(row);
+      if (analysis)
+        replan(row, *analysis, startup / undecided + 2.0 * row.setup_seconds, budget_share, options.blocks_given,
+               next_pair, design_of_run);
+    }
+  };
   // The pilot's estimate of a pair, scaled by how far the last pair's measured time departed from its
   // estimate: on a loaded machine the cost of a block grows, and the budget must see it.
   double slowdown = 1.0;
@@ -343,16 +359,25 @@ int run_interleaved(const AbOptions& given, std::ostream& out, std::ostream& err
     ++pair;
     const double elapsed = seconds_since(started);
     if (pair_estimate > 0.0) slowdown = std::max(1.0, seconds_since(pair_started) / pair_estimate);
-    per_pair = slowdown * pair_seconds(rows, startup);
-    const bool out_of_time = elapsed + per_pair > *budget;
     const std::vector<std::size_t> schedule = look_schedule(static_cast<std::size_t>(planned));
     const bool at_look = std::find(schedule.begin(), schedule.end(), static_cast<std::size_t>(pair)) != schedule.end();
-    if (!at_look && !out_of_time && pair < planned) continue;
-    // The look (stats/sequential.h): each undecided row's repeated intervals at this look's boundaries
-    // of the planned pairs; the last look spends what is left.
-    const bool last = out_of_time || pair >= planned;
     std::vector<AbBlock> all = sides[0].blocks;
     all.insert(all.end(), sides[1].blocks.begin(), sides[1].blocks.end());
+    const SequentialDesign design_of_run =
+        ab_design(options.noise_band, options.equivalence, options.fdr, planned, test);
+    // Between looks the undecided rows are split again too, from an analysis that decides nothing: a
+    // row whose block pairs disagree far more than its pairs (a 64 MiB bandwidth row) gets its many
+    // block pairs from its second pair on, not from its sixth.
+    if (!at_look && pair < planned) {
+      split_again(pair, design_of_run,
+                  [&](const Row& row) { return analyze_pairs(worker_pairs(row.label, all), design_of_run.options); });
+    }
+    per_pair = slowdown * pair_seconds(rows, startup);
+    const bool out_of_time = elapsed + per_pair > *budget;
+    if (!at_look && !out_of_time && pair < planned) continue;
+    const bool last = out_of_time || pair >= planned;
+    // The look (stats/sequential.h): each undecided row's repeated intervals at this look's boundaries
+    // of the planned pairs; the last look spends what is left.
     std::vector<std::vector<WorkerPairBlocks>> by_row;
     by_row.reserve(rows.size());
     for (auto& row : rows) {
@@ -362,8 +387,6 @@ int run_interleaved(const AbOptions& given, std::ostream& out, std::ostream& err
     std::vector<SequentialRow> state;
     state.reserve(rows.size());
     for (const auto& row : rows) state.push_back(row.sequential);
-    const SequentialDesign design_of_run =
-        ab_design(options.noise_band, options.equivalence, options.fdr, planned, test);
     sequential_look(by_row, state, design_of_run, last);
     std::vector<std::string> stopped;
     for (std::size_t i = 0; i < rows.size(); ++i) {
@@ -383,17 +406,8 @@ int run_interleaved(const AbOptions& given, std::ostream& out, std::ostream& err
          {"information_fraction", std::min(1.0, last ? 1.0 : static_cast<double>(pair) / static_cast<double>(planned))},
          {"elapsed_seconds", seconds_since(started)},
          {"stopped", stopped}});
-    // The undecided rows' next pairs, split anew from their variance as measured so far; what is left of
-    // the budget goes to them: as many more pairs as fit.
-    const std::size_t undecided_rows = active_rows(rows);
-    if (!last && undecided_rows > 0) {
-      const double budget_share = std::max(0.0, *budget - seconds_since(started)) / static_cast<double>(undecided_rows);
-      for (auto& row : rows) {
-        if (row.active)
-          replan(row, startup / static_cast<double>(undecided_rows) + 2.0 * row.setup_seconds, budget_share,
-                 options.blocks_given, pair, design_of_run);
-      }
-    }
+    // What is left of the budget goes to the undecided rows: as many more pairs as fit.
+    if (!last) split_again(pair, design_of_run, [](const Row& row) { return row.sequential.analysis; });
     per_pair = slowdown * pair_seconds(rows, startup);
     const std::int64_t more = static_cast<std::int64_t>(std::floor((*budget - seconds_since(started)) / per_pair));
     if (!last) planned = std::min(cap, std::max(planned, pair + more));
@@ -416,6 +430,7 @@ int run_interleaved(const AbOptions& given, std::ostream& out, std::ostream& err
                                            : "planned again at each look from the row's measured variance components "
                                              "(plan_paired, stats/sequential.h): rows.splits"},
       {"setup", "once per worker and benchmark: a worker's later blocks of it reuse the setup, with a short warm-up"},
+      {"worker_malloc", worker_malloc.description()},
       {"equivalence", options.equivalence},
       {"noise_band", options.noise_band},
       {"pair_test", to_string(test)},

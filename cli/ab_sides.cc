@@ -41,16 +41,15 @@ nlohmann::json rows_section(const std::vector<Row>& rows, int side) {
 
 }  // namespace
 
-bool replan(Row& row, double pair_start_share, double budget_share, bool blocks_fixed, std::int64_t next_pair,
-            const SequentialDesign& design) {
-  const auto& analysis = row.sequential.analysis;
-  if (!analysis || !analysis->replicated || row.blocks_timed == 0 || !(row.sample_seconds > 0.0)) return false;
+bool replan(Row& row, const PairedAnalysis& analysis, double pair_start_share, double budget_share, bool blocks_fixed,
+            std::int64_t next_pair, const SequentialDesign& design) {
+  if (analysis.pairs == 0 || row.blocks_timed == 0 || !(row.sample_seconds > 0.0)) return false;
   const double fixed =
       std::max(0.0, (row.blocks_wall_seconds - static_cast<double>(row.block_runs_timed) * row.sample_seconds) /
                         static_cast<double>(row.blocks_timed));
   const PairedCosts costs{row.sample_seconds, fixed + static_cast<double>(row.held_warmup_runs) * row.sample_seconds,
                           pair_start_share};
-  const auto plan = plan_paired(analysis->variance, costs, budget_share, design,
+  const auto plan = plan_paired(analysis.variance, costs, budget_share, design,
                                 static_cast<std::size_t>(std::max<std::int64_t>(0, next_pair)));
   if (!plan) return false;
   const auto samples =

@@ -68,14 +68,16 @@ struct Side {
   std::string path;
 };
 
-// Plans the row's next pairs again from its variance components as measured so far (plan_paired in
-// stats/sequential.h): samples per block within [kMinBlockSamples, kMaxBlockSamples] and, unless
-// blocks_fixed, block pairs per worker pair within [2, kMaxBlockPairsPerPair]. pair_start_share: the
-// row's share of starting a worker pair; budget_share: its share of the budget left. Nothing changes
-// before the row has a replicated analysis or a timed block. Records a change in row.splits from
-// next_pair on; true when it changed.
-bool replan(Row& row, double pair_start_share, double budget_share, bool blocks_fixed, std::int64_t next_pair,
-            const SequentialDesign& design);
+// Plans the row's next pairs again from its variance components as measured so far (`analysis`, at a
+// look or between looks; plan_paired in stats/sequential.h): samples per block within
+// [kMinBlockSamples, kMaxBlockSamples] and, unless blocks_fixed, block pairs per worker pair within
+// [2, kMaxBlockPairsPerPair]. With one pair analysed the variance between pairs is the assumed one
+// (kAssumedBetweenPairsCv) and the rest is measured. pair_start_share: the row's share of starting a
+// worker pair; budget_share: its share of the budget left. Nothing changes before the row has an
+// analysed pair and a timed block. Records a change in row.splits from next_pair on; true when it
+// changed.
+bool replan(Row& row, const PairedAnalysis& analysis, double pair_start_share, double budget_share, bool blocks_fixed,
+            std::int64_t next_pair, const SequentialDesign& design);
 
 // A fresh worker for the side, its launch kept for the record (pair, pid, the rows' order).
 void start_worker(Side& side, std::int64_t pair, const std::vector<Row>& rows);

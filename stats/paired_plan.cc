@@ -44,42 +44,38 @@ std::optional<PairedPlan> plan_paired(const PairedVariance& variance, const Pair
   const double n = static_cast<double>(plan.samples_per_block);
   const double block_pair_variance = variance.between_blocks + kMedianEfficiency * variance.within_block * 2.0 / n;
   const double block_pair_seconds = 2.0 * (costs.block_warmup_seconds + n * costs.sample_seconds);
-  // plan_replication wants positive costs and a positive between variance to place its optimum.
-  const double pair_seconds = std::max(costs.pair_start_seconds, 1e-6);
-  const double between = std::max(between_pairs, 1e-12);
-
-  // Kalibera & Jones's optimum at this level does not depend on the target: B* block pairs per pair
-  // (plan_replication's n*, the same formula), then as many pairs as the budget affords.
-  const double optimum =
-      std::sqrt(kMedianEfficiency * block_pair_variance * pair_seconds / (between * block_pair_seconds));
-  auto block_pairs =
-      static_cast<std::size_t>(std::clamp(std::round(optimum), 2.0, static_cast<double>(kMaxBlockPairsPerPair)));
   const double done = static_cast<double>(pairs_done);
-  const auto affordable = [&](std::size_t b) {
-    return done + std::floor(budget_seconds / (costs.pair_start_seconds + static_cast<double>(b) * block_pair_seconds));
+  const auto pairs_at = [&](std::size_t b) {
+    return std::min(
+        done + std::floor(budget_seconds / (costs.pair_start_seconds + static_cast<double>(b) * block_pair_seconds)),
+        static_cast<double>(kPlanMaxProcesses));
   };
-  // The pairs must reach 2, and at least one more must fit; B goes down only as far as that needs.
-  const double needed = std::max(2.0, done + 1.0);
-  while (block_pairs > 2 && affordable(block_pairs) < needed) --block_pairs;
-  const double pairs = std::min(affordable(block_pairs), static_cast<double>(kPlanMaxProcesses));
-  if (pairs < 2.0) {
+  // The MDE that B block pairs per pair would reach with the pairs the budget then affords, up to the
+  // factor that does not depend on B. Where the pairs are many this is Kalibera & Jones's optimum,
+  // B* = sqrt((pi/2) v_bp c_pair / (sigma_pair^2 c_bp)); where they are few, the t quantiles grow and
+  // pull B down: 3 pairs of 40 block pairs decide less than 6 of 15.
+  const auto mde_at = [&](std::size_t b) {
+    const double k = pairs_at(b);
+    const double sd = std::sqrt(between_pairs + kMedianEfficiency * block_pair_variance / static_cast<double>(b));
+    return (paired_detail::t_quantile(k - 1.0, 0.975) + paired_detail::t_quantile(k - 1.0, 0.9)) * sd / std::sqrt(k);
+  };
+  // A split must leave 2 pairs in all and one more than those run.
+  const auto usable = [&](std::size_t b) { return pairs_at(b) >= std::max(2.0, done + 1.0); };
+  std::optional<double> least;
+  for (std::size_t b = 2; b <= kMaxBlockPairsPerPair; ++b) {
+    if (usable(b)) least = std::min(least.value_or(mde_at(b)), mde_at(b));
+  }
+  if (!least) {  // not even one more pair of 2 block pairs fits: the least, and the budget says so
     plan.fits_budget = false;
-    plan.pairs = 2;
+    plan.pairs = std::max<std::size_t>(2, pairs_done);
     plan.block_pairs_per_pair = 2;
   } else {
-    plan.pairs = static_cast<std::size_t>(pairs);
-    plan.block_pairs_per_pair = block_pairs;
-    // plan_replication at the half-width these pairs reach: the least block pairs that still reach it
-    // (never more than B*, so never over the budget).
-    const double k = static_cast<double>(plan.pairs);
-    const double variance_of_mean =
-        (between + kMedianEfficiency * block_pair_variance / static_cast<double>(block_pairs)) / k;
-    const double target = std::expm1(paired_detail::t_quantile(k - 1.0, 0.975) * std::sqrt(variance_of_mean));
-    const auto replication = plan_replication(between, block_pair_variance, pair_seconds, block_pair_seconds, target);
-    if (replication && replication->processes <= plan.pairs && replication->samples_per_process <= block_pairs &&
-        replication->samples_per_process >= 2) {
-      plan.block_pairs_per_pair = replication->samples_per_process;
-    }
+    // The fewest block pairs within kPlanMdeTolerance of the least MDE: the curve is flat about its
+    // least, and more pairs replicate more.
+    std::size_t b = 2;
+    while (!(usable(b) && mde_at(b) <= *least * (1.0 + kPlanMdeTolerance))) ++b;
+    plan.block_pairs_per_pair = b;
+    plan.pairs = static_cast<std::size_t>(pairs_at(b));
   }
   plan.looks = look_schedule(plan.pairs);
   plan.seconds_per_pair =

@@ -106,21 +106,26 @@ struct PairedCosts {
 // pair B and worker pairs K. n: the Kalibera-Jones optimum at the block-pair level,
 // n* = sqrt((pi/2) 2 sigma_w^2 c_warm / (sigma_blk^2 c_s)), clamped to [kMinSamplesPerBlock,
 // kMaxBlockSeconds / c_s] (a block stays short, so that the drift within a block pair stays small).
-// B: Kalibera & Jones's optimum one level up, with the block pair as the "sample" (variance
-// sigma_blk^2 + (pi/2) sigma_w^2 2/n, cost 2 (c_warm + n c_s)) and the worker pair as the "process"
-// (variance sigma_pair^2, cost pair_start_seconds): B* = sqrt((pi/2) v_bp c_pair / (sigma_pair^2 c_bp)),
-// within [2, kMaxBlockPairsPerPair] (at least one block pair of each order). K: as many pairs as the budget affords at
-// B*; then plan_replication (stats/hierarchical.h) at the half-width those K reach lowers B to the least that still
-// reaches it. Looks from look_schedule(K).
+// B: with the block pair as the "sample" (variance v_bp = sigma_blk^2 + (pi/2) sigma_w^2 2/n, cost
+// c_bp = 2 (c_warm + n c_s)) and the worker pair as the "process" (variance sigma_pair^2, cost
+// pair_start_seconds), each B gives K(B) pairs within the budget and a pair sd s(B) =
+// sqrt(sigma_pair^2 + (pi/2) v_bp / B); B is the fewest block pairs in [2, kMaxBlockPairsPerPair] whose
+// (t_{K-1, 0.975} + t_{K-1, 0.9}) s(B) / sqrt(K) is within kPlanMdeTolerance of the least. With many
+// pairs this is Kalibera & Jones's optimum one level up; with few, it trades block pairs for pairs.
+// K: K(B). Looks from look_schedule(K).
 // 1: where the noise between blocks grows with their length (a memory bandwidth that changes over tens
 // of milliseconds), a block of one sample alternates the sides most finely (docs/compare-ab.md). With one
 // sample a block's own spread reads 0, so n then stays at 1, which is where the plan put it.
 inline constexpr std::size_t kMinSamplesPerBlock = 1;
 inline constexpr double kMaxBlockSeconds = 0.05;
-// B stays within [2, kMaxBlockPairsPerPair]: the worker pair is the unit of replication, and a
-// between-pairs variance measured near 0 over the first few pairs would otherwise put the whole budget
-// into a handful of long pairs, too few for the signed rank to bound anything (it needs 6).
-inline constexpr std::size_t kMaxBlockPairsPerPair = 16;
+// B is chosen among [2, kMaxBlockPairsPerPair] for the least MDE its plan reaches (t quantiles at the
+// pairs the budget then affords); kMaxBlockPairsPerPair keeps one pair to seconds. Until the eighth
+// session B was Kalibera & Jones's B*, capped at 16: on the 64 MiB bandwidth rows, whose block pairs
+// disagree by 7% and whose pairs hardly at all, B* is 30-60, and where a pair's setup costs seconds the
+// budget affords few pairs, which B* does not see (docs/compare-paired.md, "The planner").
+inline constexpr std::size_t kMaxBlockPairsPerPair = 64;
+// The planner takes the fewest block pairs whose MDE is within this share of the least.
+inline constexpr double kPlanMdeTolerance = 0.02;
 // The variance components assumed before any measurement (log scale): issue 21's figures on the
 // development machine (0.2% within a block, 0.3% between adjacent block pairs, 1% per process, so
 // 1.4% between the two processes of a pair).
@@ -141,14 +146,13 @@ struct PairedPlan {
   double seconds_per_pair = 0.0;
   double total_seconds = 0.0;          // pairs * seconds_per_pair: the budget used if nothing stops early
   std::optional<double> expected_mde;  // from the components at the last look's boundary
-  bool fits_budget = true;             // false: even 2 pairs of 2 block pairs exceed it (the plan is that)
+  bool fits_budget = true;  // false: not even one more pair of 2 block pairs fits (2 in all for a fresh plan)
 };
 
 // Absent for negative variances, non-positive sample_seconds, negative other costs or a budget <= 0.
 // A missing between_pairs takes kAssumedBetweenPairsCv. pairs_done: the worker pairs already run, when
-// the plan is made again at a look with what is left of the budget. Those already replicate, so B* is
-// lowered only as far as one more pair needs to fit (a fresh plan lowers it until two fit), and pairs
-// counts them.
+// the plan is made again with what is left of the budget: pairs counts them, and at least one more must
+// fit (where none does, fits_budget is false and B is 2).
 std::optional<PairedPlan> plan_paired(const PairedVariance& variance, const PairedCosts& costs, double budget_seconds,
                                       const SequentialDesign& design = {}, std::size_t pairs_done = 0);
 

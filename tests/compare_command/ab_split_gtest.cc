@@ -1,6 +1,7 @@
 // gbx ab's split of a row's next worker pairs (ab_sides::replan): planned from the row's measured
 // variance and its measured costs, with the samples per block kept within the worker's limits, the
-// block pairs fixed where --blocks fixed them, and nothing changed before there is anything measured.
+// block pairs fixed where --blocks fixed them, and nothing changed before there is anything measured;
+// after one pair, with the assumed spread between pairs.
 #include <gtest/gtest.h>
 
 #include "cli/ab_sides.h"
@@ -13,7 +14,8 @@ using gbx::tools::ab_sides::replan;
 using gbx::tools::ab_sides::Row;
 
 // A row after a look: 1 ms samples, 5 held blocks of 1 warm-up run and 20 samples that took 26 ms each
-// (so 5 ms beyond their runs), and a replicated analysis with the given variance components.
+// (so 5 ms beyond their runs), and a replicated analysis (row.sequential.analysis) with the given
+// variance components.
 Row measured_row(double within, double between_blocks, double between_pairs) {
   Row row;
   row.samples = 20;
@@ -37,12 +39,14 @@ Row measured_row(double within, double between_blocks, double between_pairs) {
 TEST(AbSplit, ByHandFromTheMeasuredComponentsAndCosts) {
   // c_s = 1 ms, c_warm = 5 ms fixed + 1 warm-up run = 6 ms. n* = sqrt((pi/2) 2 4e-6 0.006 / (1e-6 0.001))
   // = 8.68, so 9. Block pair: v = 1e-6 + (pi/2) 4e-6 2/9 = 2.396e-6, cost 2 (0.006 + 0.009) = 0.03 s;
-  // pair start 0.5 s, between pairs 1e-6: B* = sqrt((pi/2) 2.396e-6 0.5 / (1e-6 0.03)) = 7.9, so 8; the
-  // 10 s share affords floor(10 / (0.5 + 8 0.03)) = 13 pairs, and no fewer block pairs reach their width.
+  // pair start 0.5 s, between pairs 1e-6 (Kalibera & Jones's B* = sqrt((pi/2) 2.396e-6 0.5 / (1e-6
+  // 0.03)) = 7.9). After 5 pairs the 10 s share affords 5 + floor(10 / (0.5 + 0.03 B)) pairs: 20 at B = 5,
+  // 19 at 7, 18 at 8, 17 at 11; the MDE factor (t_{K-1,0.975} + t_{K-1,0.9}) sqrt(1e-6 + (pi/2) 2.396e-6 /
+  // B) / sqrt(K) is 1.013e-3, 9.76e-4, 9.84e-4 and 9.71e-4 (the least), and B = 7 the fewest within 2%.
   Row row = measured_row(4e-6, 1e-6, 1e-6);
-  ASSERT_TRUE(replan(row, 0.5, 10.0, false, 5, gbx::SequentialDesign{}));
+  ASSERT_TRUE(replan(row, *row.sequential.analysis, 0.5, 10.0, false, 5, gbx::SequentialDesign{}));
   EXPECT_EQ(row.samples, 9);
-  EXPECT_EQ(row.block_pairs, 8);
+  EXPECT_EQ(row.block_pairs, 7);
   ASSERT_EQ(row.splits.size(), 2u);
   EXPECT_EQ(row.splits.back().from_pair, 5);
   EXPECT_EQ(row.splits.back().samples, row.samples);
@@ -53,40 +57,56 @@ TEST(AbSplit, ByHandFromTheMeasuredComponentsAndCosts) {
 TEST(AbSplit, NoisyBlockPairsGetMoreOfThemUnlessBlocksAreFixed) {
   // 3% between adjacent block pairs and 0.3% between pairs: the block pairs are where the noise is.
   Row planned = measured_row(4e-6, 9e-4, 9e-6);
-  ASSERT_TRUE(replan(planned, 0.5, 1000.0, false, 5, gbx::SequentialDesign{}));
+  ASSERT_TRUE(replan(planned, *planned.sequential.analysis, 0.5, 1000.0, false, 5, gbx::SequentialDesign{}));
   EXPECT_GT(planned.block_pairs, 2);
   EXPECT_LE(planned.block_pairs, static_cast<std::int64_t>(gbx::kMaxBlockPairsPerPair));
   Row fixed = measured_row(4e-6, 9e-4, 9e-6);
-  replan(fixed, 0.5, 1000.0, true, 5, gbx::SequentialDesign{});
+  replan(fixed, *fixed.sequential.analysis, 0.5, 1000.0, true, 5, gbx::SequentialDesign{});
   EXPECT_EQ(fixed.block_pairs, 2);
 }
 
 TEST(AbSplit, SamplesStayWithinTheWorkersLimits) {
   Row few = measured_row(1e-8, 1e-2, 1e-4);  // no noise within a block: the shortest block
-  replan(few, 0.5, 1000.0, false, 5, gbx::SequentialDesign{});
+  replan(few, *few.sequential.analysis, 0.5, 1000.0, false, 5, gbx::SequentialDesign{});
   EXPECT_EQ(few.samples, kMinBlockSamples);
   Row many = measured_row(1e-2, 0.0, 1e-4);  // no noise between block pairs: the longest block
   many.sample_seconds = 1e-6;
   many.blocks_wall_seconds = 5 * 0.005;
-  replan(many, 0.5, 1000.0, false, 5, gbx::SequentialDesign{});
+  replan(many, *many.sequential.analysis, 0.5, 1000.0, false, 5, gbx::SequentialDesign{});
   EXPECT_EQ(many.samples, kMaxBlockSamples);
 }
 
-TEST(AbSplit, NothingChangesBeforeAReplicatedAnalysisAndATimedBlock) {
+TEST(AbSplit, NothingChangesBeforeAnAnalysedPairAndATimedBlock) {
   Row unanalysed = measured_row(4e-6, 9e-4, 9e-6);
-  unanalysed.sequential.analysis.reset();
-  EXPECT_FALSE(replan(unanalysed, 0.5, 1000.0, false, 5, gbx::SequentialDesign{}));
-  Row one_pair = measured_row(4e-6, 9e-4, 9e-6);
-  one_pair.sequential.analysis->replicated = false;
-  EXPECT_FALSE(replan(one_pair, 0.5, 1000.0, false, 5, gbx::SequentialDesign{}));
+  const gbx::PairedAnalysis none;  // no pair with an estimate
+  EXPECT_FALSE(replan(unanalysed, none, 0.5, 1000.0, false, 5, gbx::SequentialDesign{}));
   Row untimed = measured_row(4e-6, 9e-4, 9e-6);
   untimed.blocks_timed = 0;
-  EXPECT_FALSE(replan(untimed, 0.5, 1000.0, false, 5, gbx::SequentialDesign{}));
-  for (const Row* row : {&unanalysed, &one_pair, &untimed}) {
+  EXPECT_FALSE(replan(untimed, *untimed.sequential.analysis, 0.5, 1000.0, false, 5, gbx::SequentialDesign{}));
+  for (const Row* row : {&unanalysed, &untimed}) {
     EXPECT_EQ(row->samples, 20);
     EXPECT_EQ(row->block_pairs, 2);
     EXPECT_EQ(row->splits.size(), 1u);
   }
+}
+
+TEST(AbSplit, OnePairPlansWithTheAssumedSpreadBetweenPairs) {
+  // After its first pair a row knows its blocks' noise but not its pairs': 3% between adjacent block
+  // pairs, 0.2% within a block, and the assumed 1.4% between pairs (log variance 1.96e-4). c_warm =
+  // 6 ms, c_s = 1 ms: n* = sqrt((pi/2) 2 4e-6 0.006 / (9e-4 0.001)) = 0.29, so 1; v_bp = 9e-4 + (pi/2)
+  // 4e-6 2 = 9.126e-4, c_bp = 2 (0.006 + 0.001) = 0.014 s. The 10 s share affords 1 + floor(10 / (0.5 +
+  // 0.014 B)) pairs in all: 16 at B = 11, 15 at 13, 14 at 16; the MDE factor (t_{K-1,0.975} +
+  // t_{K-1,0.9}) sqrt(1.96e-4 + (pi/2) 9.126e-4 / B) / sqrt(K) is 0.01568 (the least), 0.01577 and
+  // 0.01586 (16 is Kalibera & Jones's B*), and 0.01599 at B = 10: B = 11.
+  Row row = measured_row(4e-6, 9e-4, 0.0);
+  gbx::PairedAnalysis one = *row.sequential.analysis;
+  one.pairs = 1;
+  one.replicated = false;
+  one.variance.between_pairs.reset();  // as analyze_pairs leaves it for one pair
+  ASSERT_TRUE(replan(row, one, 0.5, 10.0, false, 1, gbx::SequentialDesign{}));
+  EXPECT_EQ(row.samples, 1);
+  EXPECT_EQ(row.block_pairs, 11);
+  EXPECT_EQ(row.splits.back().from_pair, 1);
 }
 
 }  // namespace

@@ -189,22 +189,53 @@ TEST(PlanPaired, APlanMadeAgainLateLowersItsBlockPairsOnlyForOneMorePair) {
   variance.between_blocks = 1e-4;
   variance.between_pairs = 1e-6;
   // n* = sqrt((pi/2) 2 4e-6 0.002 / (1e-4 0.001)) = 0.5, so 1; a block pair costs 2 (0.002 + 0.001) =
-  // 0.006 s and B* = 16 (the most) costs 0.5 + 16 0.006 = 0.596 s a pair. 1.1 s affords one such pair:
-  // a fresh plan lowers B until two fit (0.5 + 8 0.006 = 0.548 s), a plan after 10 pairs needs one more.
+  // 0.006 s, and 64 of them (the most) 0.5 + 64 0.006 = 0.884 s a pair. 1.1 s affords one such pair: a
+  // fresh plan needs 2 pairs, which B <= 8 gives (0.548 s), and the most of those block pairs is the
+  // least MDE; after 10 pairs one more is enough, so any B up to 64 leaves 11 pairs, and the pair sd
+  // sqrt(1e-6 + (pi/2) 1.126e-4 / B) is within 2% of its least (B = 64) from B = 61 on.
   const PairedCosts costs{0.001, 0.002, 0.5};
   const auto fresh = plan_paired(variance, costs, 1.1);
   ASSERT_TRUE(fresh);
   EXPECT_EQ(fresh->samples_per_block, 1u);
   EXPECT_EQ(fresh->pairs, 2u);
-  EXPECT_LE(fresh->block_pairs_per_pair, 8u);
+  EXPECT_EQ(fresh->block_pairs_per_pair, 8u);
   const auto late = plan_paired(variance, costs, 1.1, SequentialDesign{}, 10);
   ASSERT_TRUE(late);
   EXPECT_EQ(late->pairs, 11u);
-  EXPECT_GT(late->block_pairs_per_pair, 8u);
+  EXPECT_EQ(late->block_pairs_per_pair, 61u);
   EXPECT_TRUE(late->fits_budget);
   const auto none_fits = plan_paired(variance, costs, 0.4, SequentialDesign{}, 10);
   ASSERT_TRUE(none_fits);
   EXPECT_EQ(none_fits->block_pairs_per_pair, 2u);  // not even one more pair: the least
+  EXPECT_EQ(none_fits->pairs, 10u);
+  EXPECT_FALSE(none_fits->fits_budget);
+}
+
+TEST(PlanPaired, WhereFewPairsFitItTradesBlockPairsForPairs) {
+  // A 64 MiB bandwidth row: blocks of one 7 ms sample, block pairs 7.5% apart (5.6e-3), pairs 0.6%
+  // (3.6e-5), a block's warm-up and fixed cost 12 ms, a pair's setup 2.4 s. n = 1; a block pair costs
+  // 2 (0.012 + 0.007) = 0.038 s. Kalibera & Jones's B* = sqrt((pi/2) 5.6e-3 2.4 / (3.6e-5 0.038)) = 124.
+  // An 8 s share affords 3 pairs up to B = 7 (2.4 + 7 0.038 = 2.67 s) and 2 up to B = 42; the MDE's
+  // factor (t_{K-1,0.975} + t_{K-1,0.9}) sqrt(3.6e-5 + (pi/2) 5.6e-3 / B) / sqrt(K) is (4.303 + 1.886)
+  // 0.0360 / sqrt(3) = 0.128 at B = 7 (0.138 at 6) and (12.706 + 3.078) 0.0157 / sqrt(2) = 0.175 at
+  // B = 42: 3 pairs of 7.
+  PairedVariance variance;
+  variance.within_block = 0.0;
+  variance.between_blocks = 5.6e-3;
+  variance.between_pairs = 3.6e-5;
+  const PairedCosts costs{0.007, 0.012, 2.4};
+  const auto few = plan_paired(variance, costs, 8.0);
+  ASSERT_TRUE(few);
+  EXPECT_EQ(few->samples_per_block, 1u);
+  EXPECT_EQ(few->block_pairs_per_pair, 7u);
+  EXPECT_EQ(few->pairs, 3u);
+  // 60 s afford 18 pairs of 20 block pairs (3.16 s each), 15 of 40, 13 of 57 (4.57 s) and 12 of 64:
+  // the factor is 0.0177, 0.0144, 0.0135 and 0.0136, so B goes to the long end, short of the most.
+  const auto many = plan_paired(variance, costs, 60.0);
+  ASSERT_TRUE(many);
+  EXPECT_GE(many->block_pairs_per_pair, 50u);
+  EXPECT_LE(many->block_pairs_per_pair, 57u);
+  EXPECT_EQ(many->pairs, 13u);
 }
 
 // One benchmark's pairs with log ratios drawn N(log ratio, sd^2).
