@@ -281,8 +281,8 @@ int run_interleaved(const AbOptions& given, std::ostream& out, std::ostream& err
     err << "gbx ab: plan: " << rows.size() << " benchmarks, " << blocks << " interleaved block pairs per worker pair, "
         << (options.blocks_given ? "" : "at first, ") << "blocks of " << kMinBlockSamples << "-" << kMaxBlockSamples
         << " samples (about " << format_fixed(1000 * kBlockSamplingSeconds, 0) << " ms of sampling each)"
-        << (options.blocks_given ? "" : ", both planned again at each look from the measured variance") << ", workers "
-        << (cpu.cpu ? "on CPU " + std::to_string(*cpu.cpu) : std::string("unpinned"))
+        << (options.blocks_given ? "" : ", both planned again after every pair from the measured variance")
+        << ", workers " << (cpu.cpu ? "on CPU " + std::to_string(*cpu.cpu) : std::string("unpinned"))
         << ", looks after 5, 10, 20, ... worker "
         << "pairs with O'Brien-Fleming-type alpha spending; one worker pair takes about " << seconds_text(per_pair)
         << ", so " << planned << " pairs fit the budget of " << seconds_text(*budget) << " (first look after about "
@@ -374,6 +374,12 @@ int run_interleaved(const AbOptions& given, std::ostream& out, std::ostream& err
     }
     per_pair = slowdown * pair_seconds(rows, startup);
     const bool out_of_time = elapsed + per_pair > *budget;
+    // The pairs planned are spent, but not the budget (the plan at the start saw each row's first split,
+    // and the costs measured since may be lower): the maximum grows, as it does at a look.
+    if (!out_of_time && pair >= planned && pair < cap) {
+      const auto more = static_cast<std::int64_t>(std::floor((*budget - elapsed) / per_pair));
+      planned = std::min(cap, pair + std::max<std::int64_t>(1, more));
+    }
     if (!at_look && !out_of_time && pair < planned) continue;
     const bool last = out_of_time || pair >= planned;
     // The look (stats/sequential.h): each undecided row's repeated intervals at this look's boundaries

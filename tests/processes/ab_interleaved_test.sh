@@ -37,15 +37,18 @@ for record, role, other in ((base, "base", candidate), (candidate, "candidate", 
     ab = record["gbx"]["ab"]
     assert ab["role"] == role and ab["partner_run_id"] == other["gbx"]["run_id"], ab["role"]
     assert ab["design"] == "interleaved blocks" and ab["seed"] == 4 and ab["blocks_per_pair"] == 2
-    # --blocks fixes the split: each row's one split is the start's.
+    # --blocks fixes the block pairs per pair: every split of each row keeps 2 (the samples per block
+    # are planned again after every pair, from the first).
     assert ab["block_split"] == "fixed by --blocks", ab["block_split"]
     # --affinity auto (the default): the one CPU every worker was pinned to is recorded.
     assert isinstance(ab["cpu"], int) and ab["cpu"] >= 0, ab["cpu"]
     for r in ab["rows"]:
-        assert r["splits"] == [{"from_pair": 0, "samples_per_block": r["samples_per_block"],
-                                "block_pairs_per_pair": 2}], r["splits"]
+        assert r["splits"][0] == {"from_pair": 0, "samples_per_block": r["samples_per_block"],
+                                  "block_pairs_per_pair": 2}, r["splits"]
+        assert all(s["block_pairs_per_pair"] == 2 for s in r["splits"]), r["splits"]
+        assert [s["from_pair"] for s in r["splits"]] == sorted({s["from_pair"] for s in r["splits"]}), r["splits"]
     for b in ab["blocks"]:
-        assert b["side"] == role and len(b["samples"]) >= 5, b
+        assert b["side"] == role and len(b["samples"]) >= 1, b
         blocks[(b["row"], b["pair"], b["block"], role)] = b
     # Each pair's process is a fresh one: one pid per pair and side.
     pids = {b["pair"]: set() for b in ab["blocks"]}
