@@ -312,116 +312,128 @@ int run_interleaved(const AbOptions& given, std::ostream& out, std::ostream& err
   // The pilot's estimate of a pair, scaled by how far the last pair's measured time departed from its
   // estimate: on a loaded machine the cost of a block grows, and the budget must see it.
   double slowdown = 1.0;
-  while (pair < planned && any_active() && signal == 0) {
-    const Clock::time_point pair_started = Clock::now();
-    const double pair_estimate = pair_seconds(rows, pair == 0 ? 0.0 : startup);
-    if (pair > 0) start_pair(pair);
-    std::vector<std::size_t> order;
-    for (std::size_t i = 0; i < rows.size(); ++i) {
-      if (rows[i].active) order.push_back(i);
-    }
-    std::shuffle(order.begin(), order.end(), coin);
-    for (std::size_t index : order) {
-      Row& row = rows[index];
-      // 0: base first, 1: candidate first. The coin orders the first block pair of each two, the
-      // next takes the other order, so that the pair estimate's two orders are balanced.
-      int first = 0;
-      for (std::int64_t b = 0; b < row.block_pairs && row.active && signal == 0; ++b) {
-        first = b % 2 == 0 ? static_cast<int>(coin() >> 63) : 1 - first;
-        for (int k = 0; k < 2 && row.active; ++k) {
-          Side& side = sides[(first + k) % 2];
-          const int s = (first + k) % 2;
-          const Clock::time_point block_started = Clock::now();
-          WorkerBlock got =
-              side.worker->run_block(row.names[s], row.samples, row.warmup, options.benchmark_timeout_seconds);
-          if (b > 0 && got.status == WorkerBlock::Status::ok) {  // a worker's first block of the row pays its setup
-            row.blocks_wall_seconds += seconds_since(block_started);
-            row.blocks_timed += 1;
-            row.block_runs_timed += row.held_warmup_runs + row.samples;
-          }
-          if (got.status == WorkerBlock::Status::interrupted) {
-            signal = got.signal != 0 ? got.signal : SIGINT;
-            break;
-          }
-          keep(side, index, row, pair, b, k, got);
-          if (got.status == WorkerBlock::Status::failed) {
-            row.failure = side.role + ": " + got.failure;
-            row.active = false;
-            err << "gbx ab: " << row.label << " failed: " << row.failure << "\n";
-            if (got.worker_lost) start_worker(side, pair, rows);  // the rest go on in a fresh worker
+  // What the analysis cannot do (a defect) must not lose what was measured: both records are still
+  // written, with the blocks that finished, and the run ends undecided.
+  std::string analysis_failure;
+  try {
+    while (pair < planned && any_active() && signal == 0) {
+      const Clock::time_point pair_started = Clock::now();
+      const double pair_estimate = pair_seconds(rows, pair == 0 ? 0.0 : startup);
+      if (pair > 0) start_pair(pair);
+      std::vector<std::size_t> order;
+      for (std::size_t i = 0; i < rows.size(); ++i) {
+        if (rows[i].active) order.push_back(i);
+      }
+      std::shuffle(order.begin(), order.end(), coin);
+      for (std::size_t index : order) {
+        Row& row = rows[index];
+        // 0: base first, 1: candidate first. The coin orders the first block pair of each two, the
+        // next takes the other order, so that the pair estimate's two orders are balanced.
+        int first = 0;
+        for (std::int64_t b = 0; b < row.block_pairs && row.active && signal == 0; ++b) {
+          first = b % 2 == 0 ? static_cast<int>(coin() >> 63) : 1 - first;
+          for (int k = 0; k < 2 && row.active; ++k) {
+            Side& side = sides[(first + k) % 2];
+            const int s = (first + k) % 2;
+            const Clock::time_point block_started = Clock::now();
+            WorkerBlock got =
+                side.worker->run_block(row.names[s], row.samples, row.warmup, options.benchmark_timeout_seconds);
+            if (b > 0 && got.status == WorkerBlock::Status::ok) {  // a worker's first block of the row pays its setup
+              row.blocks_wall_seconds += seconds_since(block_started);
+              row.blocks_timed += 1;
+              row.block_runs_timed += row.held_warmup_runs + row.samples;
+            }
+            if (got.status == WorkerBlock::Status::interrupted) {
+              signal = got.signal != 0 ? got.signal : SIGINT;
+              break;
+            }
+            keep(side, index, row, pair, b, k, got);
+            if (got.status == WorkerBlock::Status::failed) {
+              row.failure = side.role + ": " + got.failure;
+              row.active = false;
+              err << "gbx ab: " << row.label << " failed: " << row.failure << "\n";
+              if (got.worker_lost) start_worker(side, pair, rows);  // the rest go on in a fresh worker
+            }
           }
         }
+        if (signal != 0 || interrupt_requested()) break;
       }
-      if (signal != 0 || interrupt_requested()) break;
-    }
-    if (interrupt_requested() && signal == 0) signal = interrupt_signal();
-    if (signal != 0) break;
-    ++pair;
-    const double elapsed = seconds_since(started);
-    if (pair_estimate > 0.0) slowdown = std::max(1.0, seconds_since(pair_started) / pair_estimate);
-    const std::vector<std::size_t> schedule = look_schedule(static_cast<std::size_t>(planned));
-    const bool at_look = std::find(schedule.begin(), schedule.end(), static_cast<std::size_t>(pair)) != schedule.end();
-    std::vector<AbBlock> all = sides[0].blocks;
-    all.insert(all.end(), sides[1].blocks.begin(), sides[1].blocks.end());
-    const SequentialDesign design_of_run =
-        ab_design(options.noise_band, options.equivalence, options.fdr, planned, test);
-    // Between looks the undecided rows are split again too, from an analysis that decides nothing: a
-    // row whose block pairs disagree far more than its pairs (a 64 MiB bandwidth row) gets its many
-    // block pairs from its second pair on, not from its sixth.
-    if (!at_look && pair < planned) {
-      split_again(pair, design_of_run,
-                  [&](const Row& row) { return analyze_pairs(worker_pairs(row.label, all), design_of_run.options); });
-    }
-    per_pair = slowdown * pair_seconds(rows, startup);
-    const bool out_of_time = elapsed + per_pair > *budget;
-    // The pairs planned are spent, but not the budget (the plan at the start saw each row's first split,
-    // and the costs measured since may be lower): the maximum grows, as it does at a look.
-    if (!out_of_time && pair >= planned && pair < cap) {
-      const auto more = static_cast<std::int64_t>(std::floor((*budget - elapsed) / per_pair));
-      planned = std::min(cap, pair + std::max<std::int64_t>(1, more));
-    }
-    if (!at_look && !out_of_time && pair < planned) continue;
-    const bool last = out_of_time || pair >= planned;
-    // The look (stats/sequential.h): each undecided row's repeated intervals at this look's boundaries
-    // of the planned pairs; the last look spends what is left.
-    std::vector<std::vector<WorkerPairBlocks>> by_row;
-    by_row.reserve(rows.size());
-    for (auto& row : rows) {
-      by_row.push_back(worker_pairs(row.label, all));
-      if (!row.failure.empty()) row.sequential.stopped = true;
-    }
-    std::vector<SequentialRow> state;
-    state.reserve(rows.size());
-    for (const auto& row : rows) state.push_back(row.sequential);
-    sequential_look(by_row, state, design_of_run, last);
-    std::vector<std::string> stopped;
-    for (std::size_t i = 0; i < rows.size(); ++i) {
-      Row& row = rows[i];
-      row.sequential = state[i];
-      if (!row.active) continue;
-      row.stopped_at = pair;
-      if (row.sequential.stopped) {
-        row.active = false;
-        if (decided(row.sequential.decision.verdict)) stopped.push_back(row.label);
+      if (interrupt_requested() && signal == 0) signal = interrupt_signal();
+      if (signal != 0) break;
+      ++pair;
+      const double elapsed = seconds_since(started);
+      if (pair_estimate > 0.0) slowdown = std::max(1.0, seconds_since(pair_started) / pair_estimate);
+      per_pair = slowdown * pair_seconds(rows, startup);
+      // The pairs planned are spent, but not the budget (the plan at the start saw each row's first split,
+      // and the costs measured since may be lower): the maximum grows, as it does at a look, before this
+      // pair is weighed as a look, so that the looks stay 5, 10, 20, ... and the last.
+      if (pair >= planned && pair < cap && elapsed + per_pair <= *budget) {
+        const auto more = static_cast<std::int64_t>(std::floor((*budget - elapsed) / per_pair));
+        planned = std::min(cap, pair + std::max<std::int64_t>(1, more));
       }
+      const std::vector<std::size_t> schedule = look_schedule(static_cast<std::size_t>(planned));
+      const bool at_look =
+          std::find(schedule.begin(), schedule.end(), static_cast<std::size_t>(pair)) != schedule.end();
+      std::vector<AbBlock> all = sides[0].blocks;
+      all.insert(all.end(), sides[1].blocks.begin(), sides[1].blocks.end());
+      const SequentialDesign design_of_run =
+          ab_design(options.noise_band, options.equivalence, options.fdr, planned, test);
+      // Between looks the undecided rows are split again too, from an analysis that decides nothing: a
+      // row whose block pairs disagree far more than its pairs (a 64 MiB bandwidth row) gets its many
+      // block pairs from its second pair on, not from its sixth.
+      if (!at_look && pair < planned) {
+        split_again(pair, design_of_run,
+                    [&](const Row& row) { return analyze_pairs(worker_pairs(row.label, all), design_of_run.options); });
+      }
+      per_pair = slowdown * pair_seconds(rows, startup);
+      const bool out_of_time = elapsed + per_pair > *budget;
+      if (!at_look && !out_of_time && pair < planned) continue;
+      const bool last = out_of_time || pair >= planned;
+      // The look (stats/sequential.h): each undecided row's repeated intervals at this look's boundaries
+      // of the planned pairs; the last look spends what is left.
+      std::vector<std::vector<WorkerPairBlocks>> by_row;
+      by_row.reserve(rows.size());
+      for (auto& row : rows) {
+        by_row.push_back(worker_pairs(row.label, all));
+        if (!row.failure.empty()) row.sequential.stopped = true;
+      }
+      std::vector<SequentialRow> state;
+      state.reserve(rows.size());
+      for (const auto& row : rows) state.push_back(row.sequential);
+      sequential_look(by_row, state, design_of_run, last);
+      std::vector<std::string> stopped;
+      for (std::size_t i = 0; i < rows.size(); ++i) {
+        Row& row = rows[i];
+        row.sequential = state[i];
+        if (!row.active) continue;
+        row.stopped_at = pair;
+        if (row.sequential.stopped) {
+          row.active = false;
+          if (decided(row.sequential.decision.verdict)) stopped.push_back(row.label);
+        }
+      }
+      looks.push_back({{"pairs", pair},
+                       {"planned_pairs", planned},
+                       {"final", last},
+                       {"information_fraction",
+                        std::min(1.0, last ? 1.0 : static_cast<double>(pair) / static_cast<double>(planned))},
+                       {"elapsed_seconds", seconds_since(started)},
+                       {"stopped", stopped}});
+      // What is left of the budget goes to the undecided rows: as many more pairs as fit.
+      if (!last) split_again(pair, design_of_run, [](const Row& row) { return row.sequential.analysis; });
+      per_pair = slowdown * pair_seconds(rows, startup);
+      const std::int64_t more = static_cast<std::int64_t>(std::floor((*budget - seconds_since(started)) / per_pair));
+      if (!last) planned = std::min(cap, std::max(planned, pair + more));
+      const std::size_t undecided = active_rows(rows);
+      err << "gbx ab: look after " << pair << " worker pairs (" << seconds_text(seconds_since(started))
+          << "): " << stopped.size() << " decided, " << undecided << " undecided"
+          << (undecided > 0 && !last ? ", going on to at most " + std::to_string(planned) + " pairs" : "") << "\n";
+      if (last) break;
     }
-    looks.push_back(
-        {{"pairs", pair},
-         {"planned_pairs", planned},
-         {"final", last},
-         {"information_fraction", std::min(1.0, last ? 1.0 : static_cast<double>(pair) / static_cast<double>(planned))},
-         {"elapsed_seconds", seconds_since(started)},
-         {"stopped", stopped}});
-    // What is left of the budget goes to the undecided rows: as many more pairs as fit.
-    if (!last) split_again(pair, design_of_run, [](const Row& row) { return row.sequential.analysis; });
-    per_pair = slowdown * pair_seconds(rows, startup);
-    const std::int64_t more = static_cast<std::int64_t>(std::floor((*budget - seconds_since(started)) / per_pair));
-    if (!last) planned = std::min(cap, std::max(planned, pair + more));
-    const std::size_t undecided = active_rows(rows);
-    err << "gbx ab: look after " << pair << " worker pairs (" << seconds_text(seconds_since(started))
-        << "): " << stopped.size() << " decided, " << undecided << " undecided"
-        << (undecided > 0 && !last ? ", going on to at most " + std::to_string(planned) + " pairs" : "") << "\n";
-    if (last) break;
+  } catch (const std::exception& error) {
+    analysis_failure = error.what();
+    err << "gbx ab: the analysis failed after " << pair << " worker pairs: " << analysis_failure
+        << "; both records keep the blocks that finished\n";
   }
   for (Side& side : sides) side.worker.reset();
 
@@ -433,8 +445,8 @@ int run_interleaved(const AbOptions& given, std::ostream& out, std::ostream& err
       {"blocks_per_pair", blocks},
       {"cpu", cpu.cpu ? nlohmann::json(*cpu.cpu) : nlohmann::json("unpinned")},
       {"block_split", options.blocks_given ? "fixed by --blocks"
-                                           : "planned again at each look from the row's measured variance components "
-                                             "(plan_paired, stats/sequential.h): rows.splits"},
+                                           : "planned again after every pair from the row's measured variance "
+                                             "components (plan_paired, stats/sequential.h): rows.splits"},
       {"setup", "once per worker and benchmark: a worker's later blocks of it reuse the setup, with a short warm-up"},
       {"worker_malloc", worker_malloc.description()},
       {"equivalence", options.equivalence},
@@ -445,11 +457,16 @@ int run_interleaved(const AbOptions& given, std::ostream& out, std::ostream& err
       {"looks", looks},
       {"only_in_base", only[0]},
       {"only_in_candidate", only[1]}};
+  if (!analysis_failure.empty()) design["analysis_failure"] = analysis_failure;
   const std::string paths[2] = {sides[0].path, sides[1].path};
   const auto ended = write_side_records(
-      [&](int s) { return side_record(sides[s], rows, design, sides[1 - s].header.run_id, signal != 0); }, paths,
-      signal, err);
+      [&](int s) {
+        return side_record(sides[s], rows, design, sides[1 - s].header.run_id,
+                           signal != 0 || !analysis_failure.empty());
+      },
+      paths, signal, err);
   if (ended) return *ended;
+  if (!analysis_failure.empty()) return 3;
   PairedComparison comparison;
   comparison.noise_band = options.noise_band;
   comparison.equivalence = options.equivalence;

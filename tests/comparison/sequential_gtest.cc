@@ -135,6 +135,14 @@ TEST(TCriticalFor, SameTailAsZ) {
   EXPECT_NEAR(t_critical_for(1.644854, 11), 1.812461, 1e-5);  // t(0.95, 10)
   EXPECT_NEAR(t_critical_for(1.959964, 4), 3.182446, 1e-5);   // t(0.975, 3)
   EXPECT_TRUE(std::isfinite(t_critical_for(40.0, 5)));
+  // A look that spends nothing, at any number of pairs: a finite multiplier too large to decide anything
+  // (Boost's double-precision quantile overflowed here from 4 pairs on, and a gbx ab run died of it).
+  // P(Z > 30) is about 5e-198.
+  for (std::size_t pairs = 2; pairs <= 1000; ++pairs) {
+    const double t = t_critical_for(40.0, pairs);
+    ASSERT_TRUE(std::isfinite(t)) << pairs;
+    EXPECT_GT(t, 30.0) << pairs;
+  }
 }
 
 TEST(LookSchedule, DoublesFromFive) {
