@@ -53,14 +53,17 @@ std::optional<PairedPlan> plan_paired(const PairedVariance& variance, const Pair
   // The MDE that B block pairs per pair would reach with the pairs the budget then affords, up to the
   // factor that does not depend on B. Where the pairs are many this is Kalibera & Jones's optimum,
   // B* = sqrt((pi/2) v_bp c_pair / (sigma_pair^2 c_bp)); where they are few, the t quantiles grow and
-  // pull B down: 3 pairs of 40 block pairs decide less than 6 of 15.
+  // pull B down (PlanPaired.WhereFewPairsFitItTradesBlockPairsForPairs: 3 pairs of 7 against 2 of 42).
   const auto mde_at = [&](std::size_t b) {
     const double k = pairs_at(b);
     const double sd = std::sqrt(between_pairs + kMedianEfficiency * block_pair_variance / static_cast<double>(b));
     return (paired_detail::t_quantile(k - 1.0, 0.975) + paired_detail::t_quantile(k - 1.0, 0.9)) * sd / std::sqrt(k);
   };
-  // A split must leave 2 pairs in all and one more than those run.
-  const auto usable = [&](std::size_t b) { return pairs_at(b) >= std::max(2.0, done + 1.0); };
+  // A split must leave 2 pairs in all (kPlanLeastPairs where B = 2 affords them) and one more than
+  // those run. pairs_at falls as B grows, so B = 2 affords the most.
+  const auto least_signed_rank = static_cast<double>(kPlanLeastPairs);
+  const double least_pairs = pairs_at(2) >= least_signed_rank ? least_signed_rank : 2.0;
+  const auto usable = [&](std::size_t b) { return pairs_at(b) >= std::max(least_pairs, done + 1.0); };
   std::optional<double> least;
   for (std::size_t b = 2; b <= kMaxBlockPairsPerPair; ++b) {
     if (usable(b)) least = std::min(least.value_or(mde_at(b)), mde_at(b));

@@ -246,6 +246,21 @@ TEST(PlanPaired, WhereFewPairsFitItTradesBlockPairsForPairs) {
   EXPECT_EQ(many->pairs, 13u);
 }
 
+TEST(PlanPaired, KeepsTheSixPairsTheSignedRankNeedsWhereTheBudgetAffordsThem) {
+  // As above, but no spread between pairs measured and a 20 s share: K(B) = floor(20 / (2.4 + 0.038 B))
+  // is 6 up to B = 24 and 5 up to 42. Student's t alone would take 5 pairs of 42 ((2.776 + 1.533)
+  // 0.0938 / sqrt(42 5) = 0.0279 against (2.571 + 1.476) 0.0938 / sqrt(24 6) = 0.0316), and with 5 pairs
+  // the signed rank's least p is 1/16: nothing could be called. 6 pairs, B as large as leaves them.
+  PairedVariance variance;
+  variance.within_block = 0.0;
+  variance.between_blocks = 5.6e-3;
+  variance.between_pairs = 0.0;
+  const auto plan = plan_paired(variance, PairedCosts{0.007, 0.012, 2.4}, 20.0);
+  ASSERT_TRUE(plan);
+  EXPECT_EQ(plan->pairs, kPlanLeastPairs);
+  EXPECT_EQ(plan->block_pairs_per_pair, 24u);
+}
+
 // One benchmark's pairs with log ratios drawn N(log ratio, sd^2).
 struct NormalPairs {
   std::mt19937_64 engine;
