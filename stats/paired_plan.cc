@@ -1,6 +1,8 @@
 // The planner of a paired, sequential comparison (plan_paired in stats/sequential.h).
 #include <algorithm>
 #include <cmath>
+#include <optional>
+#include <vector>
 
 #include <boost/math/constants/constants.hpp>
 
@@ -50,23 +52,25 @@ std::optional<PairedPlan> plan_paired(const PairedVariance& variance, const Pair
         done + std::floor(budget_seconds / (costs.pair_start_seconds + static_cast<double>(b) * block_pair_seconds)),
         static_cast<double>(kPlanMaxProcesses));
   };
-  // The MDE that B block pairs per pair would reach with the pairs the budget then affords, up to the
-  // factor that does not depend on B. Where the pairs are many this is Kalibera & Jones's optimum,
-  // B* = sqrt((pi/2) v_bp c_pair / (sigma_pair^2 c_bp)); where they are few, the t quantiles grow and
-  // pull B down (PlanPaired.WhereFewPairsFitItTradesBlockPairsForPairs: 3 pairs of 7 against 2 of 42).
-  const auto mde_at = [&](std::size_t b) {
-    const double k = pairs_at(b);
-    const double sd = std::sqrt(between_pairs + kMedianEfficiency * block_pair_variance / static_cast<double>(b));
-    return (paired_detail::t_quantile(k - 1.0, 0.975) + paired_detail::t_quantile(k - 1.0, 0.9)) * sd / std::sqrt(k);
+  const auto pair_sd_at = [&](std::size_t b) {
+    return std::sqrt(between_pairs + kMedianEfficiency * block_pair_variance / static_cast<double>(b));
   };
   // A split must leave 2 pairs in all (kPlanLeastPairs where B = 2 affords them) and one more than
   // those run. pairs_at falls as B grows, so B = 2 affords the most.
   const auto least_signed_rank = static_cast<double>(kPlanLeastPairs);
   const double least_pairs = pairs_at(2) >= least_signed_rank ? least_signed_rank : 2.0;
-  const auto usable = [&](std::size_t b) { return pairs_at(b) >= std::max(least_pairs, done + 1.0); };
+  // Each usable B's MDE, up to the factor that does not depend on B, with the pairs the budget then
+  // affords. Where the pairs are many the least is Kalibera & Jones's optimum,
+  // B* = sqrt((pi/2) v_bp c_pair / (sigma_pair^2 c_bp)); where they are few, the t quantiles grow and
+  // pull B down (PlanPaired.WhereFewPairsFitItTradesBlockPairsForPairs: 3 pairs of 7 against 2 of 42).
+  std::vector<std::optional<double>> mde_at(kMaxBlockPairsPerPair + 1);
   std::optional<double> least;
   for (std::size_t b = 2; b <= kMaxBlockPairsPerPair; ++b) {
-    if (usable(b)) least = std::min(least.value_or(mde_at(b)), mde_at(b));
+    const double k = pairs_at(b);
+    if (k < std::max(least_pairs, done + 1.0)) continue;
+    mde_at[b] = (paired_detail::t_quantile(k - 1.0, 0.975) + paired_detail::t_quantile(k - 1.0, 0.9)) * pair_sd_at(b) /
+                std::sqrt(k);
+    least = std::min(least.value_or(*mde_at[b]), *mde_at[b]);
   }
   if (!least) {  // not even one more pair of 2 block pairs fits: the least, and the budget says so
     plan.fits_budget = false;
@@ -76,7 +80,7 @@ std::optional<PairedPlan> plan_paired(const PairedVariance& variance, const Pair
     // The fewest block pairs within kPlanMdeTolerance of the least MDE: the curve is flat about its
     // least, and more pairs replicate more.
     std::size_t b = 2;
-    while (!(usable(b) && mde_at(b) <= *least * (1.0 + kPlanMdeTolerance))) ++b;
+    while (!(mde_at[b] && *mde_at[b] <= *least * (1.0 + kPlanMdeTolerance))) ++b;
     plan.block_pairs_per_pair = b;
     plan.pairs = static_cast<std::size_t>(pairs_at(b));
   }
@@ -85,8 +89,7 @@ std::optional<PairedPlan> plan_paired(const PairedVariance& variance, const Pair
       costs.pair_start_seconds + static_cast<double>(plan.block_pairs_per_pair) * block_pair_seconds;
   plan.total_seconds = static_cast<double>(plan.pairs) * plan.seconds_per_pair;
 
-  const double pair_sd = std::sqrt(between_pairs + kMedianEfficiency * block_pair_variance /
-                                                       static_cast<double>(plan.block_pairs_per_pair));
+  const double pair_sd = pair_sd_at(plan.block_pairs_per_pair);
   std::vector<double> fractions;
   for (std::size_t look : plan.looks) fractions.push_back(static_cast<double>(look) / static_cast<double>(plan.pairs));
   const auto z = spending_boundaries(fractions, design.options.alpha / 2.0, design.spending);
