@@ -13,7 +13,7 @@ namespace gbx {
 namespace {
 
 // `method` is a stable identifier for programs; `description` is the statistics layer's own words.
-nlohmann::json interval_json(const std::optional<Interval>& interval, const char* method) {
+nlohmann::json interval_json(const std::optional<detail::Interval>& interval, const char* method) {
   if (!interval) return nullptr;
   return {{"lower", finite_or_null(interval->lower)},
           {"upper", finite_or_null(interval->upper)},
@@ -22,9 +22,9 @@ nlohmann::json interval_json(const std::optional<Interval>& interval, const char
           {"description", interval->method}};
 }
 
-nlohmann::json interval_json(const std::optional<QuantileInterval>& q) {
+nlohmann::json interval_json(const std::optional<detail::QuantileInterval>& q) {
   if (!q) return nullptr;
-  nlohmann::json j = interval_json(std::optional<Interval>(q->interval), "order_statistic");
+  nlohmann::json j = interval_json(std::optional<detail::Interval>(q->interval), "order_statistic");
   j["requested_level"] = finite_or_null(q->requested_level);
   j["reaches_level"] = q->ranks.reaches_level;
   return j;
@@ -44,8 +44,8 @@ nlohmann::json interval_json(const BootstrapResult& b) {
 
 // Why sampling ended short of the protocol's goal. Only a --gbx_target_rel_ci run has a target to miss;
 // otherwise the goal was min_samples, and max_time (or nothing gbx can name) cut it short.
-void add_stop_flag(const RunRecord& record, RunAnalysis& a) {
-  const Measurement& m = record.measurement;
+void add_stop_flag(const detail::RunRecord& record, RunAnalysis& a) {
+  const detail::Measurement& m = record.measurement;
   const std::string taken = std::to_string(m.samples.size()) + " samples";
   if (record.stopping.rule == "target_rel_ci") {
     const std::string why = m.time_bound_reached ? "max_time" : (m.sample_bound_reached ? "max_samples" : "a bound");
@@ -70,7 +70,7 @@ std::string reasons_text(const std::vector<std::string>& names) {
 }
 
 // Flags from the clocks sampled during the benchmark (environment/clock_sampler.h).
-void add_clock_flags(const ClockObservation& c, RunAnalysis& a) {
+void add_clock_flags(const detail::ClockObservation& c, RunAnalysis& a) {
   const auto share = [&c](std::int64_t readings) {
     return c.readings > 0 ? static_cast<double>(readings) / static_cast<double>(c.readings) : 0.0;
   };
@@ -90,7 +90,7 @@ void add_clock_flags(const ClockObservation& c, RunAnalysis& a) {
   }
 }
 
-void add_flags(const RunRecord& record, RunAnalysis& a) {
+void add_flags(const detail::RunRecord& record, RunAnalysis& a) {
   const auto& o = a.outliers;
   if (o.tukey && o.tukey->count() > 0) {
     const auto severe = o.tukey->low_severe.size() + o.tukey->high_severe.size();
@@ -122,7 +122,7 @@ void add_flags(const RunRecord& record, RunAnalysis& a) {
                   acc.nan_count > 0 ? (", " + std::to_string(acc.nan_count) + " NaN outputs").c_str() : "");
     a.flags.push_back({"accuracy_failed", acc.rel_l2_error, text});
   }
-  const Measurement& m = record.measurement;
+  const detail::Measurement& m = record.measurement;
   if (!record.stopping.reached) add_stop_flag(record, a);
   if (!a.throughput.above_peak.empty()) {
     a.flags.push_back({"above_peak", a.throughput.fraction_of_peak, "ABOVE PEAK: " + a.throughput.above_peak});
@@ -148,9 +148,9 @@ void add_flags(const RunRecord& record, RunAnalysis& a) {
     double worst_independent = 0.0;
     double worst_overhead = 0.0;
     const auto add = [](std::string& list, const std::string& level) { list += (list.empty() ? "" : ", ") + level; };
-    const auto note = [&](const std::string& level, bool violated, const std::optional<LittlesLawCheck>& check,
-                          bool independent_violated, const std::optional<LittlesLawCheck>& independent_check,
-                          const HarnessOverhead& overhead) {
+    const auto note = [&](const std::string& level, bool violated, const std::optional<detail::LittlesLawCheck>& check,
+                          bool independent_violated, const std::optional<detail::LittlesLawCheck>& independent_check,
+                          const detail::HarnessOverhead& overhead) {
       if (violated) add(levels, level);
       if (violated && check) worst = std::max(worst, check->relative_gap);
       if (independent_violated) add(independent, level);
@@ -190,14 +190,14 @@ void add_flags(const RunRecord& record, RunAnalysis& a) {
 
 }  // namespace
 
-RunAnalysis analyze_run(const RunRecord& record, const AnalysisOptions& options) {
+RunAnalysis analyze_run(const detail::RunRecord& record, const AnalysisOptions& options) {
   RunAnalysis a;
   if (!record.error.empty()) return a;
   const std::vector<double>& samples = record.measurement.samples;
   a.summary = summarize(samples);
   a.median_ci = bootstrap_interval(samples, BootstrapStatistic::median, options.bootstrap);
   // No median is known closer than half a tick of one sample (docs/compare.md, quantized samples).
-  const Measurement& m = record.measurement;
+  const detail::Measurement& m = record.measurement;
   const double per_run = m.batch >= 1 ? m.timer_resolution_seconds / static_cast<double>(m.batch) : 0.0;
   const double tick = std::isfinite(per_run) ? per_run : 0.0;  // unknown in some older records
   const BootstrapResult unwidened_median = a.median_ci;

@@ -27,10 +27,10 @@ struct RunAnalysis {
   std::optional<Summary> summary;
   BootstrapResult median_ci;  // BCa by default
   BootstrapResult mean_ci;
-  std::optional<Interval> mean_t_ci;
-  std::optional<QuantileInterval> median_order_ci;
-  std::optional<QuantileInterval> p90_ci;
-  std::optional<QuantileInterval> p99_ci;
+  std::optional<detail::Interval> mean_t_ci;
+  std::optional<detail::QuantileInterval> median_order_ci;
+  std::optional<detail::QuantileInterval> p90_ci;
+  std::optional<detail::QuantileInterval> p99_ci;
   OutlierReport outliers;
   Throughput throughput;  // at the median
   std::vector<Flag> flags;
@@ -49,7 +49,7 @@ struct AnalysisOptions {
   double process_resolution_seconds = 0.0;
 };
 
-RunAnalysis analyze_run(const RunRecord& record, const AnalysisOptions& options = {});
+RunAnalysis analyze_run(const detail::RunRecord& record, const AnalysisOptions& options = {});
 
 // The entry's `stats`, `outliers` and `flags` objects of the JSON record.
 nlohmann::json stats_json(const RunAnalysis& analysis);

@@ -32,27 +32,28 @@ GBX_BENCH(copy, "rotation/copy");
 int main(int argc, char** argv) {
   benchmark::Initialize(&argc, argv);
   if (benchmark::ReportUnrecognizedArguments(argc, argv)) return 2;
-  gbx::register_short_benchmarks({});
+  gbx::detail::register_short_benchmarks({});
   std::printf("cache modes, kernel: copy of %lld floats (%lld KiB)\n", static_cast<long long>(kCount),
               static_cast<long long>(kCount * 4 / 1024));
   double hot = 0.0;
-  for (const gbx::CacheMode mode : {gbx::CacheMode::hot, gbx::CacheMode::rotate, gbx::CacheMode::cold}) {
-    gbx::Protocol protocol;
+  for (const gbx::detail::CacheMode mode :
+       {gbx::detail::CacheMode::hot, gbx::detail::CacheMode::rotate, gbx::detail::CacheMode::cold}) {
+    gbx::detail::Protocol protocol;
     protocol.min_samples = 30;
     protocol.cache = mode;
-    gbx::set_active_protocol(protocol);
+    gbx::detail::set_active_protocol(protocol);
     gbx::GbxReporter reporter(nullptr, nullptr);
     const std::size_t before = gbx::SampleChannel::global().records().size();
     benchmark::RunSpecifiedBenchmarks(&reporter);
     const auto& records = gbx::SampleChannel::global().records();
     if (records.size() == before || records.back().measurement.samples.empty()) {
-      std::fprintf(stderr, "cache_rotation: the %s run measured nothing\n", gbx::to_string(mode));
+      std::fprintf(stderr, "cache_rotation: the %s run measured nothing\n", gbx::detail::to_string(mode));
       return 1;
     }
-    const gbx::Measurement& m = records.back().measurement;
+    const gbx::detail::Measurement& m = records.back().measurement;
     const double median = *gbx::median(m.samples);
-    if (mode == gbx::CacheMode::hot) hot = median;
-    std::printf("  %-6s median %8.4g us, batch %lld, ratio to hot %.2f", gbx::to_string(m.cache), median * 1e6,
+    if (mode == gbx::detail::CacheMode::hot) hot = median;
+    std::printf("  %-6s median %8.4g us, batch %lld, ratio to hot %.2f", gbx::detail::to_string(m.cache), median * 1e6,
                 static_cast<long long>(m.batch), median / hot);
     if (m.rotation_copies > 0) {
       std::printf(", %lld copies of %.0f KiB cycled against a %.0f MiB cache",

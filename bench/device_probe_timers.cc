@@ -117,14 +117,14 @@ void probe_known_duration(ProbeResult& result) {
   // per-run time measures; a 10 us spin (batched: the target is 50 us) must read as its duration
   // plus that gap, and a 200 us spin (one run per sample) as its duration, each within 1%.
   const auto through_fixture = [&](const std::function<void()>& run, std::int64_t& batch) {
-    gbx::Protocol protocol;
+    gbx::detail::Protocol protocol;
     protocol.warmup_runs = 5;
     protocol.min_samples = 41;
     gbx::CudaEventTimer timer(s);
-    gbx::MeasurementHooks hooks;
+    gbx::detail::MeasurementHooks hooks;
     hooks.run = run;
     hooks.now_seconds = gbx::steady_now_seconds;
-    const gbx::Measurement m = gbx::measure(protocol, timer, hooks);
+    const gbx::detail::Measurement m = gbx::detail::measure(protocol, timer, hooks);
     batch = m.batch;
     return median_of(m.samples);
   };

@@ -100,13 +100,13 @@ struct RoundMeans {
 int main(int argc, char** argv) {
   benchmark::Initialize(&argc, argv);
   if (benchmark::ReportUnrecognizedArguments(argc, argv)) return 2;
-  gbx::Protocol protocol;
+  gbx::detail::Protocol protocol;
   protocol.min_samples = kSamplesPerRound;
-  gbx::set_active_protocol(protocol);
+  gbx::detail::set_active_protocol(protocol);
 
   benchmark::RegisterBenchmark(kForms[0], plain_loop)->Repetitions(kPlainRepetitionsPerRound);
   gbx::register_fixture<GbxSum>("overhead", "gbx_fixture");
-  gbx::register_short_benchmarks({});
+  gbx::detail::register_short_benchmarks({});
 
   CollectingReporter reporter(benchmark::CreateDefaultDisplayReporter(), nullptr);
   std::vector<int> gbx_run_forms;  // the form of each gbx record, in the order they are published
@@ -123,7 +123,7 @@ int main(int argc, char** argv) {
   }
   benchmark::Shutdown();
 
-  const std::vector<gbx::RunRecord> records = gbx::SampleChannel::global().records();
+  const std::vector<gbx::detail::RunRecord> records = gbx::SampleChannel::global().records();
   if (reporter.plain_seconds.empty() || records.size() != gbx_run_forms.size()) {
     std::fprintf(stderr, "harness_overhead: %zu plain repetitions and %zu gbx records for %zu gbx runs\n",
                  reporter.plain_seconds.size(), records.size(), gbx_run_forms.size());

@@ -59,9 +59,9 @@ void bootstrap_case(std::size_t n, gbx::BootstrapStatistic statistic, bool analy
 // The closed-form part of run_analysis.cc.
 void closed_form(const std::vector<double>& samples) {
   const std::optional<gbx::Summary> summary = gbx::summarize(samples);
-  const std::optional<gbx::Interval> mean_interval = gbx::student_t_interval(samples);
+  const std::optional<gbx::detail::Interval> mean_interval = gbx::student_t_interval(samples);
   for (double q : {0.5, 0.9, 0.99}) {
-    const std::optional<gbx::QuantileInterval> interval = gbx::quantile_interval(samples, q);
+    const std::optional<gbx::detail::QuantileInterval> interval = gbx::quantile_interval(samples, q);
     sink += interval ? interval->interval.upper : 0.0;
   }
   const gbx::OutlierReport outliers = gbx::analyze_outliers(samples);

@@ -83,8 +83,8 @@ int check_ab_options(const AbOptions& options, std::ostream& err) {
     }
   }
   try {
-    (void)parse_command_line(options.bench_args);
-  } catch (const FlagError& error) {
+    (void)detail::parse_command_line(options.bench_args);
+  } catch (const detail::FlagError& error) {
     err << "gbx ab: " << error.what() << "\n";
     return 2;
   }
@@ -99,10 +99,10 @@ int check_ab_options(const AbOptions& options, std::ostream& err) {
 int ab_command(const AbOptions& options, std::ostream& out, std::ostream& err) {
   if (const int bad = check_ab_options(options, err)) return bad;
   if (options.interleaved) return run_interleaved(options, out, err);
-  CommandLine line;
+  detail::CommandLine line;
   try {
-    line = parse_command_line(options.bench_args);
-  } catch (const FlagError& error) {
+    line = detail::parse_command_line(options.bench_args);
+  } catch (const detail::FlagError& error) {
     err << "gbx ab: " << error.what() << "\n";
     return 2;
   }

@@ -120,7 +120,7 @@ int run_interleaved(const AbOptions& given, std::ostream& out, std::ostream& err
   std::random_device device;
   const std::uint64_t seed =
       options.seed ? *options.seed : ((static_cast<std::uint64_t>(device()) << 32) ^ device()) & 0xffffffffffffULL;
-  const CommandLine line = parse_command_line(options.bench_args);
+  const detail::CommandLine line = detail::parse_command_line(options.bench_args);
   const SharedInputsDirectory shared_inputs;    // the workers draw each random input once, not once a pair
   const WorkerMallocInHugePages worker_malloc;  // a worker's setup faults in 2 MiB pages, not 4 KiB ones
   Side sides[2];

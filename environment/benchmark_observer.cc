@@ -88,8 +88,8 @@ std::optional<double> EnvironmentObserver::sm_clock_mhz() {
   return mhz ? std::optional<double>(*mhz) : std::nullopt;
 }
 
-Observations EnvironmentObserver::benchmark_finished() {
-  Observations seen;
+detail::Observations EnvironmentObserver::benchmark_finished() {
+  detail::Observations seen;
   if (!active_) return seen;
   active_ = false;
   if (gpu_benchmark_) {
@@ -101,7 +101,7 @@ Observations EnvironmentObserver::benchmark_finished() {
       const double period = std::chrono::duration<double>(options_.clock_period).count();
       seen.clocks = summarize_clocks(sampler_->stop(), period);
     } else {
-      ClockObservation none;
+      detail::ClockObservation none;
       none.unavailable = gpu_unavailable_;
       seen.clocks = none;
     }

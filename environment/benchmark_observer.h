@@ -29,7 +29,7 @@ class EnvironmentObserver final : public BenchmarkObserver {
   void sample_started() override;
   void sample_finished(std::int64_t runs) override;
   std::optional<double> sm_clock_mhz() override;
-  Observations benchmark_finished() override;
+  detail::Observations benchmark_finished() override;
 
  private:
   std::optional<double> gpu_joules();

@@ -57,8 +57,8 @@ std::optional<ClockReading> ClockSampler::latest() const {
   return readings_.back();
 }
 
-ClockObservation summarize_clocks(const std::vector<ClockReading>& readings, double period_seconds) {
-  ClockObservation o;
+detail::ClockObservation summarize_clocks(const std::vector<ClockReading>& readings, double period_seconds) {
+  detail::ClockObservation o;
   o.readings = static_cast<std::int64_t>(readings.size());
   o.period_seconds = period_seconds;
   double sm_sum = 0.0;
@@ -87,7 +87,7 @@ ClockObservation summarize_clocks(const std::vector<ClockReading>& readings, dou
   for (const auto& name : throttle_reason_names(o.throttle_mask)) o.throttle_reasons.push_back(name.get<std::string>());
   if (sm_count > 0) o.sm_mhz_mean = sm_sum / static_cast<double>(sm_count);
   if (o.sm_mhz_max && *o.sm_mhz_max > 0.0) {
-    o.clock_changed = (*o.sm_mhz_max - *o.sm_mhz_min) / *o.sm_mhz_max > kClockChangeTolerance;
+    o.clock_changed = (*o.sm_mhz_max - *o.sm_mhz_min) / *o.sm_mhz_max > detail::kClockChangeTolerance;
   }
   if (!any_read) {
     o.unavailable = "no reading of the clocks succeeded";

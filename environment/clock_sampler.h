@@ -53,6 +53,6 @@ class ClockSampler {
 };
 
 // Clocks' range and mean, the reasons seen, and whether the SM clock changed.
-ClockObservation summarize_clocks(const std::vector<ClockReading>& readings, double period_seconds);
+detail::ClockObservation summarize_clocks(const std::vector<ClockReading>& readings, double period_seconds);
 
 }  // namespace gbx

@@ -24,8 +24,8 @@ void EnergyTally::after(std::optional<double> counter_joules, double seconds, st
   start_joules_.reset();
 }
 
-EnergyUse EnergyTally::result() const {
-  EnergyUse use;
+detail::EnergyUse EnergyTally::result() const {
+  detail::EnergyUse use;
   use.source = source_;
   use.resolution_joules = resolution_joules_;
   use.samples = static_cast<std::int64_t>(joules_per_run_.size());
@@ -47,8 +47,8 @@ EnergyUse EnergyTally::result() const {
   return use;
 }
 
-EnergyUse energy_unavailable(const std::string& source, const std::string& why) {
-  EnergyUse use;
+detail::EnergyUse energy_unavailable(const std::string& source, const std::string& why) {
+  detail::EnergyUse use;
   use.source = source;
   use.unavailable = why;
   return use;

@@ -21,7 +21,7 @@ class EnergyTally {
   void before(std::optional<double> counter_joules, double seconds);
   void after(std::optional<double> counter_joules, double seconds, std::int64_t runs);
 
-  EnergyUse result() const;
+  detail::EnergyUse result() const;
 
  private:
   std::string source_;
@@ -35,6 +35,6 @@ class EnergyTally {
 };
 
 // An EnergyUse that says only why there is none.
-EnergyUse energy_unavailable(const std::string& source, const std::string& why);
+detail::EnergyUse energy_unavailable(const std::string& source, const std::string& why);
 
 }  // namespace gbx

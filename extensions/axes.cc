@@ -10,29 +10,29 @@ namespace gbx {
 
 namespace {
 
-AxisValue integer_value(const std::string& name, std::int64_t v) {
-  AxisValue a;
+detail::AxisValue integer_value(const std::string& name, std::int64_t v) {
+  detail::AxisValue a;
   a.name = name;
-  a.kind = AxisValue::Kind::integer;
+  a.kind = detail::AxisValue::Kind::integer;
   a.integer = v;
   a.real = static_cast<double>(v);
   a.text = std::to_string(v);
   return a;
 }
 
-AxisValue real_value(const std::string& name, double v) {
-  AxisValue a;
+detail::AxisValue real_value(const std::string& name, double v) {
+  detail::AxisValue a;
   a.name = name;
-  a.kind = AxisValue::Kind::real;
+  a.kind = detail::AxisValue::Kind::real;
   a.real = v;
-  a.text = axis_value_text(v);
+  a.text = detail::axis_value_text(v);
   return a;
 }
 
-AxisValue text_value(const std::string& name, const std::string& v) {
-  AxisValue a;
+detail::AxisValue text_value(const std::string& name, const std::string& v) {
+  detail::AxisValue a;
   a.name = name;
-  a.kind = AxisValue::Kind::text;
+  a.kind = detail::AxisValue::Kind::text;
   a.text = v;
   return a;
 }
@@ -79,9 +79,9 @@ bool parse_power(const std::string& text, std::int64_t& exponent) {
 
 constexpr std::size_t kMostValues = 100000;
 
-std::vector<AxisValue> integer_values(const std::string& axis, const std::string& text) {
+std::vector<detail::AxisValue> integer_values(const std::string& axis, const std::string& text) {
   const std::string expected = "integers (1,2,4), a power-of-two range (2^10:2^24:2) or a range (0:100:10)";
-  std::vector<AxisValue> values;
+  std::vector<detail::AxisValue> values;
   const auto range = split(text, ':');
   if (range.size() == 2 || range.size() == 3) {
     std::int64_t low = 0, high = 0, step = 1;
@@ -108,9 +108,9 @@ std::vector<AxisValue> integer_values(const std::string& axis, const std::string
   return values;
 }
 
-std::vector<AxisValue> real_values(const std::string& axis, const std::string& text) {
+std::vector<detail::AxisValue> real_values(const std::string& axis, const std::string& text) {
   const std::string expected = "numbers (0.5,1.5) or a range (0:1:0.25)";
-  std::vector<AxisValue> values;
+  std::vector<detail::AxisValue> values;
   const auto range = split(text, ':');
   if (range.size() == 3) {
     double low = 0, high = 0, step = 0;
@@ -134,7 +134,7 @@ std::vector<AxisValue> real_values(const std::string& axis, const std::string& t
 
 }  // namespace
 
-std::string axis_value_text(double value) {
+std::string detail::axis_value_text(double value) {
   char text[32];
   for (int digits = 1; digits <= 17; ++digits) {
     std::snprintf(text, sizeof text, "%.*g", digits, value);
@@ -180,38 +180,38 @@ Axis type_axis(const std::string& name, const std::vector<std::string>& type_nam
   return axis;
 }
 
-const AxisValue& AxisValues::find(const std::string& name) const {
-  for (const AxisValue& v : values_) {
+const detail::AxisValue& AxisValues::find(const std::string& name) const {
+  for (const detail::AxisValue& v : values_) {
     if (v.name == name) return v;
   }
   throw AxisError("no axis named '" + name + "' is declared for this benchmark");
 }
 
 bool AxisValues::has(const std::string& name) const {
-  return std::any_of(values_.begin(), values_.end(), [&](const AxisValue& v) { return v.name == name; });
+  return std::any_of(values_.begin(), values_.end(), [&](const detail::AxisValue& v) { return v.name == name; });
 }
 
 std::int64_t AxisValues::get_int(const std::string& name) const {
-  const AxisValue& v = find(name);
-  if (v.kind != AxisValue::Kind::integer) throw AxisError("axis '" + name + "' is not an integer axis");
+  const detail::AxisValue& v = find(name);
+  if (v.kind != detail::AxisValue::Kind::integer) throw AxisError("axis '" + name + "' is not an integer axis");
   return v.integer;
 }
 
 double AxisValues::get_float(const std::string& name) const {
-  const AxisValue& v = find(name);
-  if (v.kind == AxisValue::Kind::text) throw AxisError("axis '" + name + "' is not a numeric axis");
+  const detail::AxisValue& v = find(name);
+  if (v.kind == detail::AxisValue::Kind::text) throw AxisError("axis '" + name + "' is not a numeric axis");
   return v.real;
 }
 
 const std::string& AxisValues::get_string(const std::string& name) const { return find(name).text; }
 
-std::vector<AxisValues> axis_product(const std::vector<Axis>& axes,
-                                     const std::vector<std::function<bool(const AxisValues&)>>& excluded) {
-  std::vector<std::vector<AxisValue>> points{{}};
+std::vector<AxisValues> detail::axis_product(const std::vector<Axis>& axes,
+                                             const std::vector<std::function<bool(const AxisValues&)>>& excluded) {
+  std::vector<std::vector<detail::AxisValue>> points{{}};
   for (const Axis& axis : axes) {
-    std::vector<std::vector<AxisValue>> next;
+    std::vector<std::vector<detail::AxisValue>> next;
     for (const auto& point : points) {
-      for (AxisValue value : axis.values) {
+      for (detail::AxisValue value : axis.values) {
         value.variant = axis.variant;
         next.push_back(point);
         next.back().push_back(std::move(value));
@@ -229,7 +229,7 @@ std::vector<AxisValues> axis_product(const std::vector<Axis>& axes,
   return kept;
 }
 
-std::pair<std::string, std::string> split_axis_flag(const std::string& flag_value) {
+std::pair<std::string, std::string> detail::split_axis_flag(const std::string& flag_value) {
   const auto equals = flag_value.find('=');
   if (equals == std::string::npos || equals == 0 || equals + 1 == flag_value.size()) {
     throw AxisError("invalid value '" + flag_value + "' for --gbx_axis: expected NAME=VALUES, e.g. n=2^10:2^24:2");
@@ -237,7 +237,7 @@ std::pair<std::string, std::string> split_axis_flag(const std::string& flag_valu
   return {flag_value.substr(0, equals), flag_value.substr(equals + 1)};
 }
 
-void override_axis(Axis& axis, const std::string& text) {
+void detail::override_axis(Axis& axis, const std::string& text) {
   switch (axis.kind) {
     case Axis::Kind::integer:
     case Axis::Kind::power_of_two:
@@ -254,12 +254,12 @@ void override_axis(Axis& axis, const std::string& text) {
       }
       return;
     case Axis::Kind::type: {
-      std::vector<AxisValue> chosen;
+      std::vector<detail::AxisValue> chosen;
       std::string compiled;
-      for (const AxisValue& v : axis.values) compiled += (compiled.empty() ? "" : ", ") + v.text;
+      for (const detail::AxisValue& v : axis.values) compiled += (compiled.empty() ? "" : ", ") + v.text;
       for (const std::string& part : split(text, ',')) {
-        const auto found =
-            std::find_if(axis.values.begin(), axis.values.end(), [&](const AxisValue& v) { return v.text == part; });
+        const auto found = std::find_if(axis.values.begin(), axis.values.end(),
+                                        [&](const detail::AxisValue& v) { return v.text == part; });
         if (found == axis.values.end()) bad_value(axis.name, text, "types it was compiled for: " + compiled);
         chosen.push_back(*found);
       }

@@ -22,7 +22,7 @@ struct Axis {
   enum class Kind { integer, power_of_two, real, text, type };
   std::string name;
   Kind kind = Kind::integer;
-  std::vector<AxisValue> values;
+  std::vector<detail::AxisValue> values;
   bool variant = false;  // the axis chooses an implementation (a tile size), not the problem
 };
 
@@ -37,17 +37,19 @@ Axis type_axis(const std::string& name, const std::vector<std::string>& type_nam
 class AxisValues {
  public:
   AxisValues() = default;
-  explicit AxisValues(std::vector<AxisValue> values) : values_(std::move(values)) {}
+  explicit AxisValues(std::vector<detail::AxisValue> values) : values_(std::move(values)) {}
   std::int64_t get_int(const std::string& name) const;
   double get_float(const std::string& name) const;  // an integer axis reads as a real too
   const std::string& get_string(const std::string& name) const;
   bool has(const std::string& name) const;
-  const std::vector<AxisValue>& all() const { return values_; }
+  const std::vector<detail::AxisValue>& all() const { return values_; }
 
  private:
-  const AxisValue& find(const std::string& name) const;
-  std::vector<AxisValue> values_;
+  const detail::AxisValue& find(const std::string& name) const;
+  std::vector<detail::AxisValue> values_;
 };
+
+namespace detail {
 
 // The cartesian product in declared order (the last axis varies fastest), less the points that
 // `excluded` rejects.
@@ -65,4 +67,5 @@ void override_axis(Axis& axis, const std::string& text);
 // reads back the same.
 std::string axis_value_text(double value);
 
+}  // namespace detail
 }  // namespace gbx

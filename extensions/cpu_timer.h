@@ -16,13 +16,13 @@ double process_cpu_seconds();
 double steady_clock_resolution_seconds();
 
 // Times CPU kernels with the steady clock.
-class CpuTimer final : public Timer {
+class CpuTimer final : public detail::Timer {
  public:
   void start() override;
   void stop() override;
   double elapsed_seconds() override;
   double resolution_seconds() const override;
-  TimerKind kind() const override { return TimerKind::cpu; }
+  detail::TimerKind kind() const override { return detail::TimerKind::cpu; }
 
  private:
   std::chrono::steady_clock::time_point start_{};

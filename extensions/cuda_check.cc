@@ -2,7 +2,7 @@
 
 #include <cstdio>
 
-namespace gbx {
+namespace gbx::detail {
 
 void throw_cuda_failure(const std::string& status_text, int status, const char* call, const char* file, int line) {
   static_cast<void>(cudaGetLastError());
@@ -21,4 +21,4 @@ void report_cuda_failure(cudaError_t status, const char* call, const char* file,
   static_cast<void>(cudaGetLastError());
 }
 
-}  // namespace gbx
+}  // namespace gbx::detail

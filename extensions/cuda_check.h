@@ -20,6 +20,8 @@ class CudaError : public std::runtime_error {
   int status_;
 };
 
+namespace detail {
+
 // Each library's statuses: whether one is a failure, and how to report it (the runtime's here,
 // cuBLAS's in kernels/cublas_check.h). The macros below pick the overload for the call's status.
 inline bool failed(cudaError_t status) { return status != cudaSuccess; }
@@ -36,22 +38,23 @@ void report_cuda_failure(cudaError_t status, const char* call, const char* file,
 [[noreturn]] void throw_cuda_failure(const std::string& status_text, int status, const char* call, const char* file,
                                      int line);
 
+}  // namespace detail
 }  // namespace gbx
 
 // The one check family, for the CUDA runtime and cuBLAS alike (include kernels/cublas_check.h for
 // cuBLAS statuses): GBX_CUDA_CHECK throws gbx::CudaError, GBX_CUDA_CHECK_NOTHROW prints to stderr.
-#define GBX_CUDA_CHECK(call)                                                  \
-  do {                                                                        \
-    const auto gbx_cuda_status_ = (call);                                     \
-    if (::gbx::failed(gbx_cuda_status_)) {                                    \
-      ::gbx::throw_cuda_failure(gbx_cuda_status_, #call, __FILE__, __LINE__); \
-    }                                                                         \
+#define GBX_CUDA_CHECK(call)                                                          \
+  do {                                                                                \
+    const auto gbx_cuda_status_ = (call);                                             \
+    if (::gbx::detail::failed(gbx_cuda_status_)) {                                    \
+      ::gbx::detail::throw_cuda_failure(gbx_cuda_status_, #call, __FILE__, __LINE__); \
+    }                                                                                 \
   } while (false)
 
-#define GBX_CUDA_CHECK_NOTHROW(call)                                           \
-  do {                                                                         \
-    const auto gbx_cuda_status_ = (call);                                      \
-    if (::gbx::failed(gbx_cuda_status_)) {                                     \
-      ::gbx::report_cuda_failure(gbx_cuda_status_, #call, __FILE__, __LINE__); \
-    }                                                                          \
+#define GBX_CUDA_CHECK_NOTHROW(call)                                                   \
+  do {                                                                                 \
+    const auto gbx_cuda_status_ = (call);                                              \
+    if (::gbx::detail::failed(gbx_cuda_status_)) {                                     \
+      ::gbx::detail::report_cuda_failure(gbx_cuda_status_, #call, __FILE__, __LINE__); \
+    }                                                                                  \
   } while (false)

@@ -67,8 +67,8 @@ void CudaFixture::observe_memory() {
   if (cudaMemGetInfo(&free, &total) == cudaSuccess) least_free_ = std::min(least_free_, free);
 }
 
-MemoryUsage CudaFixture::memory_usage() const {
-  MemoryUsage usage = FixtureBase::memory_usage();
+detail::MemoryUsage CudaFixture::memory_usage() const {
+  detail::MemoryUsage usage = FixtureBase::memory_usage();
   usage.device_bytes = static_cast<std::int64_t>(device_bytes_);
   usage.device_bytes_unavailable.clear();
   if (memory_unreadable_.empty()) {
@@ -82,7 +82,7 @@ MemoryUsage CudaFixture::memory_usage() const {
   return usage;
 }
 
-std::unique_ptr<Timer> CudaFixture::make_timer() {
+std::unique_ptr<detail::Timer> CudaFixture::make_timer() {
   if (measured_region() == CudaRegion::end_to_end) return std::make_unique<HostWallTimer>();
   return std::make_unique<CudaEventTimer>(stream_);
 }

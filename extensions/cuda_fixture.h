@@ -62,11 +62,11 @@ class CudaFixture : public FixtureBase {
   const char* region() const override;
   void acquire() override;
   void release() noexcept override;
-  std::unique_ptr<Timer> make_timer() override;
+  std::unique_ptr<detail::Timer> make_timer() override;
   void flush_caches() override;
   void synchronize() override;
   void observe_memory() override;
-  MemoryUsage memory_usage() const override;
+  detail::MemoryUsage memory_usage() const override;
   std::optional<std::array<unsigned char, 16>> device_uuid() const override;
   void* duplicate(const void* from, std::size_t bytes, bool on_device) override;
   std::size_t rotation_cache_bytes() const override;

@@ -64,12 +64,12 @@ template <>
 struct BackendOf<CudaState> {
   using type = CudaFixture;
 };
-}  // namespace detail
 
 inline ShortBenchmark* short_bench(void (*function)(CudaState&), const std::string& name) {
   return add_short_benchmark(std::make_unique<ShortBenchmark>(
-      name, "", std::vector<std::pair<std::string, detail::MakeFixture>>{{"", detail::make_for(function)}}));
+      name, "", std::vector<std::pair<std::string, MakeFixture>>{{"", make_for(function)}}));
 }
+}  // namespace detail
 
 template <>
 struct TypeName<__half> {

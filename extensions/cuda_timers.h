@@ -38,7 +38,7 @@ std::shared_ptr<CudaEventCalls> cuda_runtime_event_calls();
 // include the launch latency. start() therefore enqueues a pre-roll (a spin of
 // kCudaPreRollNanoseconds) before the start event: the timed region is the runs alone, from the end
 // of the pre-roll to the end of the last run. Move-only.
-class CudaEventTimer final : public Timer {
+class CudaEventTimer final : public detail::Timer {
  public:
   explicit CudaEventTimer(cudaStream_t stream, std::shared_ptr<CudaEventCalls> calls = cuda_runtime_event_calls());
   CudaEventTimer(CudaEventTimer&& other) noexcept;
@@ -50,7 +50,7 @@ class CudaEventTimer final : public Timer {
   double elapsed_seconds() override;
   // CUDA documents event timing to a resolution of about half a microsecond.
   double resolution_seconds() const override { return 0.5e-6; }
-  TimerKind kind() const override { return TimerKind::cuda_event; }
+  detail::TimerKind kind() const override { return detail::TimerKind::cuda_event; }
 
  private:
   void destroy() noexcept;
@@ -62,13 +62,13 @@ class CudaEventTimer final : public Timer {
 };
 
 // End-to-end host time: synchronises the device, then reads the steady clock, at both ends.
-class HostWallTimer final : public Timer {
+class HostWallTimer final : public detail::Timer {
  public:
   void start() override;
   void stop() override;
   double elapsed_seconds() override { return stop_ - start_; }
   double resolution_seconds() const override;
-  TimerKind kind() const override { return TimerKind::host_wall; }
+  detail::TimerKind kind() const override { return detail::TimerKind::host_wall; }
 
  private:
   double start_ = 0.0;

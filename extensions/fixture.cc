@@ -32,7 +32,7 @@ std::string args_text(const std::vector<std::int64_t>& args) {
 class ObservationScope {
  public:
   ObservationScope(BenchmarkObserver* observer, const std::optional<std::array<unsigned char, 16>>& uuid,
-                   MeasurementHooks& hooks)
+                   detail::MeasurementHooks& hooks)
       : observer_(observer) {
     if (!observer_) return;
     observer_->benchmark_started(uuid);
@@ -46,7 +46,7 @@ class ObservationScope {
   ObservationScope(const ObservationScope&) = delete;
   ObservationScope& operator=(const ObservationScope&) = delete;
 
-  Observations finish() {
+  detail::Observations finish() {
     if (!observer_) return {};
     BenchmarkObserver* observer = observer_;
     observer_ = nullptr;
@@ -64,11 +64,11 @@ void FixtureBase::identify(const std::string& family, const std::string& variant
   variant_ = variant;
 }
 
-void FixtureBase::set_axes(std::vector<AxisValue> axes) { axes_ = std::move(axes); }
+void FixtureBase::set_axes(std::vector<detail::AxisValue> axes) { axes_ = std::move(axes); }
 
 std::string FixtureBase::name() const {
   std::string name = family_ + "/" + variant_;
-  for (const AxisValue& a : axes_) name += "/" + a.name + ":" + a.text;
+  for (const detail::AxisValue& a : axes_) name += "/" + a.name + ":" + a.text;
   return name;
 }
 
@@ -108,7 +108,7 @@ void FixtureBase::fill_random(Span<double> values, double low, double high) {
   fill_uniform(values, record_.seed + fills_++, low, high);
 }
 
-double Backend::now_seconds() { return steady_now_seconds(); }
+double detail::Backend::now_seconds() { return steady_now_seconds(); }
 
 void FixtureBase::declare_accuracy(std::string reference, double tolerance) {
   if (!(tolerance >= 0.0)) throw std::invalid_argument("declare_accuracy: the tolerance must be >= 0");
@@ -161,12 +161,12 @@ void* FixtureBase::zeroed_host_bytes(std::size_t bytes) {
   return storage.get();
 }
 
-std::size_t Backend::rotation_cache_bytes() const {
+std::size_t detail::Backend::rotation_cache_bytes() const {
   const std::size_t cache = last_level_cache_bytes();
   return cache > 0 ? cache : std::size_t{64} << 20;  // unknown: as large as any current CPU's
 }
 
-bool FixtureBase::start_rotation(Measurement& m) {
+bool FixtureBase::start_rotation(detail::Measurement& m) {
   std::size_t per_run = 0;
   for (const auto& array : rotating_) per_run += array->bytes();
   if (per_run == 0) return false;
@@ -202,8 +202,8 @@ Accuracy FixtureBase::check_output() {
   throw std::logic_error("declare_accuracy() was called but check_output() is not implemented");
 }
 
-MemoryUsage FixtureBase::memory_usage() const {
-  MemoryUsage usage;
+detail::MemoryUsage FixtureBase::memory_usage() const {
+  detail::MemoryUsage usage;
   usage.host_peak_bytes = static_cast<std::int64_t>(host_bytes_);
   usage.device_bytes_unavailable = "a CPU benchmark: no device memory";
   usage.device_peak_bytes_unavailable = usage.device_bytes_unavailable;
@@ -212,13 +212,13 @@ MemoryUsage FixtureBase::memory_usage() const {
 
 void FixtureBase::measure_after_setup(const benchmark::State& state, std::function<void()> run) {
   measured_ = true;
-  Protocol protocol = active_protocol();
-  Measurement rotation;
-  const bool rotating = protocol.cache == CacheMode::rotate && start_rotation(rotation);
+  detail::Protocol protocol = detail::active_protocol();
+  detail::Measurement rotation;
+  const bool rotating = protocol.cache == detail::CacheMode::rotate && start_rotation(rotation);
   // Nothing to rotate (the class form declares no arrays): the nearest mode that is still cold.
-  if (protocol.cache == CacheMode::rotate && !rotating) protocol.cache = CacheMode::cold;
-  const std::unique_ptr<Timer> timer = make_timer();
-  MeasurementHooks hooks;
+  if (protocol.cache == detail::CacheMode::rotate && !rotating) protocol.cache = detail::CacheMode::cold;
+  const std::unique_ptr<detail::Timer> timer = make_timer();
+  detail::MeasurementHooks hooks;
   if (rotating) {
     hooks.run = [this, &run] {
       advance_rotation();
@@ -263,8 +263,8 @@ void FixtureBase::measure_after_setup(const benchmark::State& state, std::functi
     record_.accuracy = accuracy;
   }
   record_.memory = memory_usage();
-  StoppingOutcome& stopping = record_.stopping;
-  const Measurement& m = record_.measurement;
+  detail::StoppingOutcome& stopping = record_.stopping;
+  const detail::Measurement& m = record_.measurement;
   if (adaptive) {
     stopping.rule = "target_rel_ci";
     stopping.target_rel_ci = protocol.target_rel_ci;
@@ -276,7 +276,9 @@ void FixtureBase::measure_after_setup(const benchmark::State& state, std::functi
   record_.load = FixtureLoadAccess::measure(*this, state, record_.args);
 }
 
-bool FixtureBase::may_park() const { return keep_setup && active_protocol().cache != CacheMode::rotate; }
+bool FixtureBase::may_park() const {
+  return keep_setup && detail::active_protocol().cache != detail::CacheMode::rotate;
+}
 
 void FixtureBase::park_setup(std::function<void()> body) {
   if (!parked_) parked_ = std::make_shared<detail::ParkedSetup>();
@@ -327,7 +329,7 @@ void FixtureBase::measure_benchmark(benchmark::State& state, int argument_count)
   repeating_short_form_ = keep_setup && last_short_form.fixture == this && last_short_form.args == args;
   if (!repeating_short_form_) last_short_form = {};  // its arrays go before this call allocates
   host_arrays_.clear();
-  record_ = RunRecord{};
+  record_ = detail::RunRecord{};
   record_.benchmark = family_ + "/" + variant_;
   record_.variant = variant_;
   record_.region = region();
@@ -393,7 +395,7 @@ void FixtureBase::measure_benchmark(benchmark::State& state, int argument_count)
   }
   repeating_short_form_ = false;
   if (keep_setup && failure.empty() && (parked || !short_form) && set_up &&
-      active_protocol().cache != CacheMode::rotate) {
+      detail::active_protocol().cache != detail::CacheMode::rotate) {
     held_fixture = this;
     held_args_ = args;
     held_record_ = record_;
@@ -415,7 +417,7 @@ void FixtureBase::measure_benchmark(benchmark::State& state, int argument_count)
 
 void FixtureBase::measure_held(benchmark::State& state) {
   record_ = held_record_;
-  record_.measurement = Measurement{};
+  record_.measurement = detail::Measurement{};
   record_.observed = {};
   std::string failure;
   try {
@@ -457,7 +459,7 @@ CpuFixture::CpuFixture() = default;
 
 CpuFixture::~CpuFixture() = default;
 
-std::unique_ptr<Timer> CpuFixture::make_timer() { return std::make_unique<CpuTimer>(); }
+std::unique_ptr<detail::Timer> CpuFixture::make_timer() { return std::make_unique<CpuTimer>(); }
 
 void CpuFixture::flush_caches() {
   if (!flusher_) flusher_ = std::make_unique<CpuCacheFlusher>();

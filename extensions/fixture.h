@@ -65,6 +65,8 @@ class Unavailable : public std::runtime_error {
 using RegisteredBenchmark =
     std::remove_pointer_t<decltype(benchmark::RegisterBenchmark("", std::declval<void (*)(benchmark::State&)>()))>;
 
+namespace detail {
+
 // The timing backend's hooks: what a CPU or a CUDA benchmark needs that its author never writes (the
 // timer, the flush, the device, the stream). A type apart from the author's hooks (FixtureBase's
 // setup and run, or the short form's gbx::State); CpuFixture and CudaFixture implement it.
@@ -91,10 +93,12 @@ class Backend {
   virtual std::size_t rotation_cache_bytes() const;
 };
 
+}  // namespace detail
+
 // The compiled base of every gbx fixture: timing, warm-up, flushes, batching, samples and skipping.
 // The backend (CPU, CUDA: the Backend hooks) supplies a timer and a flush; the author supplies setup,
 // run and declarations (the hooks below), or, in the short form, a function of gbx::State.
-class FixtureBase : protected Backend {
+class FixtureBase : protected detail::Backend {
  public:
   virtual ~FixtureBase() = default;
   FixtureBase(const FixtureBase&) = delete;
@@ -104,7 +108,7 @@ class FixtureBase : protected Backend {
   void identify(const std::string& family, const std::string& variant);
   // The short form's parameter axes: the name gains "/n:1024/T:float", the problem the axes that
   // are not the variant's, the variant those that are.
-  void set_axes(std::vector<AxisValue> axes);
+  void set_axes(std::vector<detail::AxisValue> axes);
   std::string name() const;
 
   // One Google Benchmark call: the whole gbx measurement. argument_count: how many state.range(i)
@@ -185,7 +189,7 @@ class FixtureBase : protected Backend {
 
   // --- bookkeeping the backends share -------------------------------------------------------
   // What the record says about memory; the base fills host_peak_bytes.
-  virtual MemoryUsage memory_usage() const;
+  virtual detail::MemoryUsage memory_usage() const;
   std::size_t host_bytes() const { return host_bytes_; }
   // Ties an allocation's lifetime to the current benchmark call.
   void keep(std::shared_ptr<void> owner) { owned_.push_back(std::move(owner)); }
@@ -196,10 +200,10 @@ class FixtureBase : protected Backend {
   friend class CudaState;
   // Sets up the copies for --gbx_cache=rotate; false when there is nothing to rotate (the class form
   // declares no arrays), in which case the benchmark runs cold.
-  bool start_rotation(Measurement& m);
+  bool start_rotation(detail::Measurement& m);
   void advance_rotation();
   void stop_rotation();
-  std::vector<AxisValue> axes_;
+  std::vector<detail::AxisValue> axes_;
   std::vector<std::unique_ptr<detail::RotatingArray>> rotating_;
   std::size_t rotation_copies_ = 0;
   std::size_t rotation_next_ = 0;
@@ -213,7 +217,7 @@ class FixtureBase : protected Backend {
   // On the parked thread, after a measurement: true when the held short form is to measure again.
   bool park_measured();
   std::exception_ptr release_parked() noexcept;
-  RunRecord held_record_;  // and its first call's record: declarations and accuracy
+  detail::RunRecord held_record_;  // and its first call's record: declarations and accuracy
   void tear_down_held() noexcept;
   void measure_held(benchmark::State& state);
   // The call's end: the record to the sample channel, and Google Benchmark's one iteration (or skip).
@@ -222,7 +226,7 @@ class FixtureBase : protected Backend {
   std::function<Accuracy()> check_hook_;  // and how to compare
   std::string family_;
   std::string variant_;
-  RunRecord record_;
+  detail::RunRecord record_;
   std::function<std::unique_ptr<FixtureBase>()> make_another_;
   std::shared_ptr<const LoadPlan> load_plan_;
   std::string accuracy_reference_;
@@ -240,7 +244,7 @@ class CpuFixture : public FixtureBase {
 
  protected:
   const char* region() const override { return "cpu"; }
-  std::unique_ptr<Timer> make_timer() override;
+  std::unique_ptr<detail::Timer> make_timer() override;
   void flush_caches() override;
   void release() noexcept override;
 

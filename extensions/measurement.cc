@@ -7,7 +7,7 @@
 #include <cmath>
 #include <stdexcept>
 
-namespace gbx {
+namespace gbx::detail {
 
 namespace {
 
@@ -119,4 +119,4 @@ Measurement measure(const Protocol& protocol, Timer& timer, const MeasurementHoo
   return m;
 }
 
-}  // namespace gbx
+}  // namespace gbx::detail

@@ -10,7 +10,7 @@
 #include "model/measurement.h"
 #include "model/protocol.h"
 
-namespace gbx {
+namespace gbx::detail {
 
 // What the measurement loop needs from a benchmark; the loop itself knows no backend.
 struct MeasurementHooks {
@@ -37,4 +37,4 @@ std::int64_t choose_batch(double seconds_per_run, double resolution_seconds, dou
 // when hooks.interrupted says so, checked before every warm-up run and every sample.
 Measurement measure(const Protocol& protocol, Timer& timer, const MeasurementHooks& hooks);
 
-}  // namespace gbx
+}  // namespace gbx::detail

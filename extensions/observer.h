@@ -23,7 +23,7 @@ class BenchmarkObserver {
   // The device's SM clock now, for warm-up's steady-state check; absent without one.
   virtual std::optional<double> sm_clock_mhz() = 0;
   // Ends the benchmark's observation (stopping any thread) and says what was seen.
-  virtual Observations benchmark_finished() = 0;
+  virtual detail::Observations benchmark_finished() = 0;
 };
 
 // The observer every fixture reports to; null (the default) for none.

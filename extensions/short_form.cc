@@ -116,16 +116,16 @@ void ShortBenchmark::register_all(const std::vector<std::pair<std::string, std::
   std::vector<Axis> axes = axes_;
   for (const auto& [name, values] : overrides) {
     for (Axis& a : axes) {
-      if (a.name == name) override_axis(a, values);
+      if (a.name == name) detail::override_axis(a, values);
     }
   }
   const auto slash = name_.rfind('/');
   const std::string family = slash == std::string::npos ? name_ : name_.substr(0, slash);
   const std::string variant = slash == std::string::npos ? "main" : name_.substr(slash + 1);
-  for (const AxisValues& point : axis_product(axes, excluded_)) {
+  for (const AxisValues& point : detail::axis_product(axes, excluded_)) {
     const detail::MakeFixture* make = &makers_.front().second;
     for (const auto& [type, maker] : makers_) {
-      for (const AxisValue& v : point.all()) {
+      for (const detail::AxisValue& v : point.all()) {
         if (v.text == type && !type.empty()) make = &maker;
       }
     }
@@ -136,6 +136,8 @@ void ShortBenchmark::register_all(const std::vector<std::pair<std::string, std::
     if (unit_) registered->Unit(*unit_);
   }
 }
+
+namespace detail {
 
 ShortBenchmark* add_short_benchmark(std::unique_ptr<ShortBenchmark> benchmark) {
   registry().push_back(std::move(benchmark));
@@ -169,5 +171,7 @@ void register_short_benchmarks(const std::vector<std::string>& axis_flags) {
   }
   for (const auto& b : registry()) b->register_all(overrides);
 }
+
+}  // namespace detail
 
 }  // namespace gbx

@@ -224,17 +224,21 @@ class ShortBenchmark {
   std::optional<benchmark::TimeUnit> unit_;
 };
 
+namespace detail {
+
 // Adds a registration to those register_short_benchmarks() will make.
 ShortBenchmark* add_short_benchmark(std::unique_ptr<ShortBenchmark> benchmark);
 
 inline ShortBenchmark* short_bench(void (*function)(State&), const std::string& name) {
   return add_short_benchmark(std::make_unique<ShortBenchmark>(
-      name, "", std::vector<std::pair<std::string, detail::MakeFixture>>{{"", detail::make_for(function)}}));
+      name, "", std::vector<std::pair<std::string, MakeFixture>>{{"", make_for(function)}}));
 }
 
 // Registers every short-form benchmark with Google Benchmark, with the --gbx_axis values given
 // (NAME=VALUES each). Throws AxisError for a bad value or an axis no benchmark has. Once per process.
 void register_short_benchmarks(const std::vector<std::string>& axis_flags);
+
+}  // namespace detail
 
 // The name of a type axis's value; specialise it for your own types (GBX_TYPE_NAME).
 template <class T>
@@ -264,6 +268,8 @@ struct TypeName<std::int64_t> {
   static const char* get() { return "int64"; }
 };
 
+namespace detail {
+
 template <class T>
 struct TypeTag {
   using type = T;
@@ -272,10 +278,12 @@ struct TypeTag {
 // A type axis named "T" over Types: pick(TypeTag<T>{}) gives the function instantiated for T.
 template <class... Types, class Pick>
 ShortBenchmark* bench_types(const std::string& name, Pick pick) {
-  std::vector<std::pair<std::string, detail::MakeFixture>> makers;
-  (makers.emplace_back(TypeName<Types>::get(), detail::make_for(pick(TypeTag<Types>{}))), ...);
+  std::vector<std::pair<std::string, MakeFixture>> makers;
+  (makers.emplace_back(TypeName<Types>::get(), make_for(pick(TypeTag<Types>{}))), ...);
   return add_short_benchmark(std::make_unique<ShortBenchmark>(name, "T", std::move(makers)));
 }
+
+}  // namespace detail
 
 }  // namespace gbx
 
@@ -284,9 +292,9 @@ ShortBenchmark* bench_types(const std::string& name, Pick pick) {
 // GBX_BENCH(function, "family/variant")->pow2_axis("n", 10, 24, 2);
 #define GBX_BENCH(function, name)                                                      \
   [[maybe_unused]] static ::gbx::ShortBenchmark* GBX_CONCAT(gbx_short_, __COUNTER__) = \
-      ::gbx::short_bench(function, name)
+      ::gbx::detail::short_bench(function, name)
 // GBX_BENCH_TYPES(function_template, "family/variant", float, double): a type axis "T".
 #define GBX_BENCH_TYPES(function, name, ...)                                           \
   [[maybe_unused]] static ::gbx::ShortBenchmark* GBX_CONCAT(gbx_short_, __COUNTER__) = \
-      ::gbx::bench_types<__VA_ARGS__>(name, [](auto tag) { return &function<typename decltype(tag)::type>; })
+      ::gbx::detail::bench_types<__VA_ARGS__>(name, [](auto tag) { return &function<typename decltype(tag)::type>; })
 // NOLINTEND(bugprone-macro-parentheses)

@@ -2,7 +2,7 @@
 
 #include "model/measurement.h"
 
-namespace gbx {
+namespace gbx::detail {
 
 // Brackets one timed region at a time. A sample is start(), the runs, stop(), elapsed_seconds().
 class Timer {
@@ -18,4 +18,4 @@ class Timer {
   virtual TimerKind kind() const = 0;
 };
 
-}  // namespace gbx
+}  // namespace gbx::detail

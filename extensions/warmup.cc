@@ -7,7 +7,7 @@
 #include "model/interrupt.h"
 #include "stats/statistics.h"
 
-namespace gbx {
+namespace gbx::detail {
 
 namespace {
 
@@ -101,4 +101,4 @@ WarmupOutcome warm_up_until_steady(const Protocol& protocol, Timer& timer, const
   }
 }
 
-}  // namespace gbx
+}  // namespace gbx::detail

@@ -8,7 +8,7 @@
 
 #include "model/measurement.h"
 
-namespace gbx {
+namespace gbx::detail {
 
 class Timer;
 struct MeasurementHooks;
@@ -32,4 +32,4 @@ std::optional<std::size_t> change_point_in_window(const std::vector<double>& win
 WarmupOutcome warm_up_until_steady(const Protocol& protocol, Timer& timer, const MeasurementHooks& hooks,
                                    const std::function<bool()>& out_of_time, const SteadyStateRule& rule = {});
 
-}  // namespace gbx
+}  // namespace gbx::detail

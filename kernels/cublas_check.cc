@@ -3,7 +3,7 @@
 #include <cstdio>
 #include <string>
 
-namespace gbx {
+namespace gbx::detail {
 
 void throw_cuda_failure(cublasStatus_t status, const char* call, const char* file, int line) {
   throw_cuda_failure(std::string(cublasGetStatusName(status)) + ": " + cublasGetStatusString(status),
@@ -16,4 +16,4 @@ void report_cuda_failure(cublasStatus_t status, const char* call, const char* fi
   static_cast<void>(cudaGetLastError());
 }
 
-}  // namespace gbx
+}  // namespace gbx::detail

@@ -54,7 +54,7 @@ bool take_bool(const std::string& arg, const std::string& flag, bool& value) {
   } else if (text == "false" || text == "0" || text == "no" || text == "f" || text == "n") {
     value = false;
   } else {
-    throw FlagError("invalid value '" + text + "' for --" + flag + ": expected true or false");
+    throw detail::FlagError("invalid value '" + text + "' for --" + flag + ": expected true or false");
   }
   return true;
 }
@@ -72,7 +72,7 @@ RunOutputs split_output_flags(const std::vector<std::string>& args) {
     if (take_value(arg, "benchmark_repetitions", value) &&
         (value.empty() || value.find_first_not_of("0123456789") != std::string::npos || value.size() > 9 ||
          std::stol(value) < 1)) {
-      throw FlagError("invalid value '" + value + "' for --benchmark_repetitions: expected a positive integer");
+      throw detail::FlagError("invalid value '" + value + "' for --benchmark_repetitions: expected a positive integer");
     }
     if (arg == "--benchmark_list_tests" || (take_value(arg, "benchmark_list_tests", value) && value != "false")) {
       flags.list_tests = true;
@@ -117,7 +117,7 @@ int run_main(int argc, char** argv) {
   int worker_fd = -1;  // `gbx ab`'s worker mode (runner/worker_child.h)
   try {
     worker_fd = take_worker_flag(given);
-  } catch (const FlagError& error) {
+  } catch (const detail::FlagError& error) {
     return refuse(error.what());
   }
   ShardSelection shard;  // docs/scale-out.md: the rest of the run sees only this shard's benchmarks
@@ -132,15 +132,15 @@ int run_main(int argc, char** argv) {
     return 0;
   }
   const std::vector<std::string>& command = shard.command;
-  CommandLine line;
+  detail::CommandLine line;
   try {
-    line = parse_command_line(std::vector<std::string>(command.begin() + 1, command.end()));
-  } catch (const FlagError& error) {
+    line = detail::parse_command_line(std::vector<std::string>(command.begin() + 1, command.end()));
+  } catch (const detail::FlagError& error) {
     return refuse(error.what());
   }
   // The short form's benchmarks exist only once --gbx_axis has been read (extensions/short_form.h).
   try {
-    register_short_benchmarks(line.axes);
+    detail::register_short_benchmarks(line.axes);
   } catch (const std::exception& error) {
     return refuse(error.what());
   }
@@ -148,10 +148,10 @@ int run_main(int argc, char** argv) {
   try {
     output = split_output_flags(line.passthrough);
     set_reported_time_unit(check_google_benchmark_flags(line.passthrough).time_unit);
-  } catch (const FlagError& error) {
+  } catch (const detail::FlagError& error) {
     return refuse(error.what());
   }
-  if (output.help) std::cout << "gbx flags (read before Google Benchmark's own):\n" << flags_help() << "\n";
+  if (output.help) std::cout << "gbx flags (read before Google Benchmark's own):\n" << detail::flags_help() << "\n";
   if (!known_format(output.out_format)) {
     return refuse("invalid value '" + output.out_format +
                   "' for --benchmark_out_format: expected json, console or csv");

@@ -141,7 +141,7 @@ std::uint64_t drawn_seed() {
 
 }  // namespace
 
-int run_isolated(const std::vector<std::string>& command, const CommandLine& line, const RunOutputs& outputs,
+int run_isolated(const std::vector<std::string>& command, const detail::CommandLine& line, const RunOutputs& outputs,
                  const RecordHeader& header_at_start) {
   const std::vector<std::string> args(command.begin() + 1, command.end());
   std::string self;

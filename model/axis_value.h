@@ -4,7 +4,7 @@
 #include <string>
 #include <vector>
 
-namespace gbx {
+namespace gbx::detail {
 
 // One parameter axis's value for one benchmark (extensions/axes.h declares the axes). The record keeps
 // integers and reals as JSON numbers and the rest (strings, type names) as strings, under gbx.axes.
@@ -28,4 +28,4 @@ inline std::string axes_text(const std::vector<AxisValue>& axes, bool of_variant
   return text;
 }
 
-}  // namespace gbx
+}  // namespace gbx::detail

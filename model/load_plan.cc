@@ -11,6 +11,7 @@ namespace gbx {
 
 const char* to_string(ArrivalProcess process) { return process == ArrivalProcess::constant ? "constant" : "poisson"; }
 
+namespace detail {
 namespace {
 
 [[noreturn]] void refuse(const std::string& name, const std::string& value, const std::string& expected) {
@@ -157,4 +158,5 @@ bool effective_load_plan(const LoadPlan* registered, const LoadFlags& flags, con
   return !plan.concurrency.empty();
 }
 
+}  // namespace detail
 }  // namespace gbx

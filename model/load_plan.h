@@ -42,6 +42,8 @@ struct LoadPlan {
   std::function<bool(const std::vector<std::int64_t>& args)> applies_to;
 };
 
+namespace detail {
+
 // The --gbx_* load flags as given; what is absent keeps the registration's value.
 struct LoadFlags {
   bool off = false;                        // --gbx_concurrency=off: no sweep at all
@@ -77,4 +79,5 @@ void set_active_load_flags(const LoadFlags& flags);
 bool effective_load_plan(const LoadPlan* registered, const LoadFlags& flags, const std::vector<std::int64_t>& args,
                          LoadPlan& plan);
 
+}  // namespace detail
 }  // namespace gbx

@@ -8,7 +8,7 @@
 #include "model/load_plan.h"
 #include "stats/estimates.h"
 
-namespace gbx {
+namespace gbx::detail {
 
 // How late the open loop released its arrivals: actual release time minus scheduled arrival time.
 // The generator is not the bottleneck while this stays small against the latencies it measures;
@@ -132,4 +132,4 @@ struct LoadResult {
   std::string error;      // the sweep failed part-way; the levels measured before are kept
 };
 
-}  // namespace gbx
+}  // namespace gbx::detail

@@ -1,6 +1,6 @@
 #include "model/measurement.h"
 
-namespace gbx {
+namespace gbx::detail {
 
 const char* to_string(TimerKind kind) {
   switch (kind) {
@@ -16,4 +16,4 @@ const char* to_string(TimerKind kind) {
   return "unknown";
 }
 
-}  // namespace gbx
+}  // namespace gbx::detail

@@ -8,7 +8,7 @@
 
 // The raw observations of a measurement, as values: extensions/measurement.h takes them, the record
 // carries them, and the tools read them without the measurement's backends.
-namespace gbx {
+namespace gbx::detail {
 
 // Which clock produced a sample; recorded with every measurement.
 // simulated: the tests' timer (tests/support/simulated_timer.h), named in the records they write.
@@ -53,4 +53,4 @@ struct Measurement {
   double rotation_cache_bytes = 0.0;
 };
 
-}  // namespace gbx
+}  // namespace gbx::detail

@@ -5,7 +5,7 @@
 #include <string>
 #include <vector>
 
-namespace gbx {
+namespace gbx::detail {
 
 // Energy one source (a GPU's NVML counter, the CPU's RAPL domains) saw during a benchmark's samples.
 struct EnergyUse {
@@ -46,4 +46,4 @@ struct Observations {
   std::optional<ClockObservation> clocks;
 };
 
-}  // namespace gbx
+}  // namespace gbx::detail

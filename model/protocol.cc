@@ -8,7 +8,7 @@
 #include <optional>
 #include <sstream>
 
-namespace gbx {
+namespace gbx::detail {
 
 const char* to_string(CacheMode mode) {
   switch (mode) {
@@ -229,4 +229,4 @@ const Protocol& active_protocol() { return protocol_storage(); }
 
 void set_active_protocol(const Protocol& protocol) { protocol_storage() = protocol; }
 
-}  // namespace gbx
+}  // namespace gbx::detail

@@ -8,7 +8,7 @@
 
 #include "model/load_plan.h"
 
-namespace gbx {
+namespace gbx::detail {
 
 // rotate: batched like hot, but each run finds its inputs in a different one of enough copies that
 // they are out of the last-level cache (docs/adding-a-kernel.md).
@@ -74,4 +74,4 @@ std::string flags_help();
 const Protocol& active_protocol();
 void set_active_protocol(const Protocol& protocol);
 
-}  // namespace gbx
+}  // namespace gbx::detail

@@ -11,7 +11,7 @@
 #include "model/measurement.h"
 #include "model/observations.h"
 
-namespace gbx {
+namespace gbx::detail {
 
 // Why sampling stopped, and whether the protocol's goal was met.
 struct StoppingOutcome {
@@ -56,4 +56,4 @@ struct RunRecord {
   std::string error;               // why it was skipped or failed; empty when it ran
 };
 
-}  // namespace gbx
+}  // namespace gbx::detail

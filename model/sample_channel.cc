@@ -14,20 +14,20 @@ SampleChannel& SampleChannel::global() {
   return channel;
 }
 
-std::int64_t SampleChannel::publish(RunRecord record) {
+std::int64_t SampleChannel::publish(detail::RunRecord record) {
   std::lock_guard<std::mutex> lock(mutex_);
   record.id = static_cast<std::int64_t>(records_.size());
   records_.push_back(std::move(record));
   return records_.back().id;
 }
 
-std::optional<RunRecord> SampleChannel::find(std::int64_t id) const {
+std::optional<detail::RunRecord> SampleChannel::find(std::int64_t id) const {
   std::lock_guard<std::mutex> lock(mutex_);
   if (id < 0 || id >= static_cast<std::int64_t>(records_.size())) return std::nullopt;
   return records_[static_cast<std::size_t>(id)];
 }
 
-std::vector<RunRecord> SampleChannel::records() const {
+std::vector<detail::RunRecord> SampleChannel::records() const {
   std::lock_guard<std::mutex> lock(mutex_);
   return records_;
 }

@@ -17,14 +17,14 @@ class SampleChannel {
  public:
   static SampleChannel& global();
 
-  std::int64_t publish(RunRecord record);
-  std::optional<RunRecord> find(std::int64_t id) const;
-  std::vector<RunRecord> records() const;
+  std::int64_t publish(detail::RunRecord record);
+  std::optional<detail::RunRecord> find(std::int64_t id) const;
+  std::vector<detail::RunRecord> records() const;
   void clear();
 
  private:
   mutable std::mutex mutex_;
-  std::vector<RunRecord> records_;
+  std::vector<detail::RunRecord> records_;
 };
 
 // The label a fixture sets so that a reporter can find its record, and its inverse.

@@ -18,7 +18,7 @@ namespace {
 constexpr const char* kResolvedVariable = "GBX_SHARD_RESOLVED";
 
 [[noreturn]] void refuse(const std::string& what, const std::string& value, const std::string& expected) {
-  throw FlagError("invalid value '" + value + "' for " + what + ": expected " + expected);
+  throw detail::FlagError("invalid value '" + value + "' for " + what + ": expected " + expected);
 }
 
 std::int64_t parse_integer(const std::string& what, const std::string& text, std::int64_t minimum) {
@@ -56,7 +56,7 @@ ShardRequest from_flag(const std::string& value) {
 // Both variables of a pair, or neither.
 const char* partner(const EnvironmentLookup& lookup, const char* present, const char* needed) {
   const char* value = lookup(needed);
-  if (value == nullptr) throw FlagError(std::string(present) + " is set but " + needed + " is not");
+  if (value == nullptr) throw detail::FlagError(std::string(present) + " is set but " + needed + " is not");
   return value;
 }
 
@@ -120,7 +120,7 @@ ShardRequest take_shard_request(std::vector<std::string>& args, const Environmen
   std::vector<std::string> kept;
   for (const auto& arg : args) {
     for (const char* name : {"--gbx_shard", "--gbx_shard_plan"}) {
-      if (arg == name) throw FlagError(std::string(name) + " needs a value: " + name + "=VALUE");
+      if (arg == name) throw detail::FlagError(std::string(name) + " needs a value: " + name + "=VALUE");
     }
     const bool is_shard = arg.rfind("--gbx_shard=", 0) == 0;
     const bool is_plan = arg.rfind("--gbx_shard_plan=", 0) == 0;
@@ -129,7 +129,8 @@ ShardRequest take_shard_request(std::vector<std::string>& args, const Environmen
       continue;
     }
     bool& given = is_shard ? flag_given : plan_given;
-    if (given) throw FlagError(std::string(is_shard ? "--gbx_shard" : "--gbx_shard_plan") + " is given more than once");
+    if (given)
+      throw detail::FlagError(std::string(is_shard ? "--gbx_shard" : "--gbx_shard_plan") + " is given more than once");
     given = true;
     (is_shard ? shard_flag : plan_path) = arg.substr(arg.find('=') + 1);
   }
@@ -153,10 +154,10 @@ std::map<std::string, double> costs_from_record(const std::string& path) {
   try {
     record = parse_json_strictly(read_json_file(path));
   } catch (const JsonFault& fault) {
-    throw FlagError("--gbx_shard_plan: " + path + ": " + fault.what());
+    throw detail::FlagError("--gbx_shard_plan: " + path + ": " + fault.what());
   }
   if (!record.is_object() || !record.contains("benchmarks") || !record["benchmarks"].is_array()) {
-    throw FlagError("--gbx_shard_plan: " + path + ": not a record (no benchmarks array)");
+    throw detail::FlagError("--gbx_shard_plan: " + path + ": not a record (no benchmarks array)");
   }
   std::map<std::string, double> costs;
   for (const auto& row : record["benchmarks"]) {
@@ -254,7 +255,7 @@ ShardSelection select_shard(const std::string& binary, const std::vector<std::st
   try {
     names = list_benchmarks(binary, args);
   } catch (const std::exception& error) {
-    throw FlagError(std::string("--gbx_shard: ") + error.what());
+    throw detail::FlagError(std::string("--gbx_shard: ") + error.what());
   }
   const auto shards = assign_shards(names, request.count, request.plan_path.empty() ? nullptr : &costs);
   std::vector<std::string> mine;

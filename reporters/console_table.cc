@@ -30,7 +30,7 @@ std::string pad(std::string text, std::size_t width) {
 
 }  // namespace
 
-ConsoleTable::ConsoleTable(std::ostream& out, Protocol protocol, std::string run_id)
+ConsoleTable::ConsoleTable(std::ostream& out, detail::Protocol protocol, std::string run_id)
     : out_(out), protocol_(protocol), run_id_(std::move(run_id)) {}
 
 void ConsoleTable::print_header(const benchmark::BenchmarkReporter::Context& context) {
@@ -45,7 +45,8 @@ void ConsoleTable::print_header(const benchmark::BenchmarkReporter::Context& con
   out_ << "\n";
 }
 
-void ConsoleTable::print_row(const benchmark::BenchmarkReporter::Run& run, const std::optional<RunRecord>& record,
+void ConsoleTable::print_row(const benchmark::BenchmarkReporter::Run& run,
+                             const std::optional<detail::RunRecord>& record,
                              const std::optional<RunAnalysis>& analysis) {
   if (record && record->skipped) {
     const std::string prefix = "skipped: ";

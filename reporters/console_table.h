@@ -19,10 +19,10 @@ namespace gbx {
 // p99 and flags, then one line naming the protocol.
 class ConsoleTable {
  public:
-  ConsoleTable(std::ostream& out, Protocol protocol, std::string run_id);
+  ConsoleTable(std::ostream& out, detail::Protocol protocol, std::string run_id);
 
   void print_header(const benchmark::BenchmarkReporter::Context& context);
-  void print_row(const benchmark::BenchmarkReporter::Run& run, const std::optional<RunRecord>& record,
+  void print_row(const benchmark::BenchmarkReporter::Run& run, const std::optional<detail::RunRecord>& record,
                  const std::optional<RunAnalysis>& analysis);
   // Below the table: how many benchmarks could not run here and why (each one by name with
   // list_not_run), the protocol, and a legend of the flags shown.
@@ -36,7 +36,7 @@ class ConsoleTable {
     bool cuda = false;
   };
   std::ostream& out_;
-  Protocol protocol_;
+  detail::Protocol protocol_;
   std::string run_id_;
   std::size_t name_width_ = 40;
   bool printed_columns_ = false;

@@ -84,9 +84,9 @@ bool GbxReporter::ReportContext(const Context& context) {
   return ok;
 }
 
-std::vector<RunRecord> GbxReporter::unreported_repetitions(const Run& aggregate) {
+std::vector<detail::RunRecord> GbxReporter::unreported_repetitions(const Run& aggregate) {
   const auto args = parse_run_args(aggregate.run_name.args);
-  std::vector<RunRecord> matching;
+  std::vector<detail::RunRecord> matching;
   if (!args) return matching;
   for (const auto& record : channel_.records()) {
     if (record.benchmark == aggregate.run_name.function_name && record.args == *args && !consumed_.count(record.id)) {
@@ -105,13 +105,13 @@ void GbxReporter::ReportRuns(const std::vector<Run>& runs) {
   std::vector<bool> not_run;
   bool instance_failed = false;
   for (auto& run : patched) {
-    std::optional<RunRecord> record;
+    std::optional<detail::RunRecord> record;
     if (run.run_type == Run::RT_Aggregate) {
       // Aggregates follow their instance's repetitions, which this reporter sees unless the
       // benchmark itself asked for ReportAggregatesOnly(): then they come from the channel.
       const auto found = repetitions_.find(run.run_name.str());
       // The first aggregate row of an instance collects them; its other rows (median, stddev...) reuse them.
-      const std::vector<RunRecord>& repetitions =
+      const std::vector<detail::RunRecord>& repetitions =
           found != repetitions_.end() ? found->second
                                       : (repetitions_[run.run_name.str()] = unreported_repetitions(run));
       patch_aggregate(run, repetitions);

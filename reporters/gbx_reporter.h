@@ -51,7 +51,7 @@ class GbxReporter : public benchmark::BenchmarkReporter {
   void Finalize() override;
 
   const std::string google_benchmark_json() const { return json_output_.str(); }
-  const std::vector<std::optional<RunRecord>>& entries() const { return entries_; }
+  const std::vector<std::optional<detail::RunRecord>>& entries() const { return entries_; }
   // The statistics of each entry that has samples, computed once for the console and the record.
   const std::vector<std::optional<RunAnalysis>>& analyses() const { return analyses_; }
   std::string file_output() const { return file_output_.str(); }
@@ -64,13 +64,13 @@ class GbxReporter : public benchmark::BenchmarkReporter {
   const SampleChannel& channel_;
   std::ostringstream json_output_;
   std::ostringstream file_output_;
-  std::vector<std::optional<RunRecord>> entries_;
+  std::vector<std::optional<detail::RunRecord>> entries_;
   std::vector<std::optional<RunAnalysis>> analyses_;
   ConsoleTable* console_ = nullptr;
   AnalysisOptions analysis_options_;
   // The records behind each benchmark instance's repetitions, for its aggregate rows (whose label
   // Google Benchmark empties when the repetitions' labels differ).
-  std::map<std::string, std::vector<RunRecord>> repetitions_;
+  std::map<std::string, std::vector<detail::RunRecord>> repetitions_;
   std::set<std::int64_t> consumed_;  // records already tied to a reported row
   bool display_aggregates_only_ = false;
   bool file_aggregates_only_ = false;
@@ -79,7 +79,7 @@ class GbxReporter : public benchmark::BenchmarkReporter {
   std::function<void(const std::string&, bool)> on_finished_;
 
   // For aggregates whose repetitions were never reported: the instance's latest records.
-  std::vector<RunRecord> unreported_repetitions(const Run& aggregate);
+  std::vector<detail::RunRecord> unreported_repetitions(const Run& aggregate);
 };
 
 // A problem named from Google Benchmark's named arguments, as fixtures name theirs: ("gemm",

@@ -50,7 +50,9 @@ std::map<std::string, Given> given_values(const std::vector<std::string>& args) 
   return values;
 }
 
-[[noreturn]] void refuse(const Given& given, const std::string& why) { throw FlagError(given.as_given + " " + why); }
+[[noreturn]] void refuse(const Given& given, const std::string& why) {
+  throw detail::FlagError(given.as_given + " " + why);
+}
 
 // "" when Google Benchmark can compile filter (an extended regular expression, "-" negating it).
 std::string regex_fault(std::string filter) {
@@ -106,13 +108,13 @@ GoogleBenchmarkFlags check_google_benchmark_flags(const std::vector<std::string>
                                                                      {"ms", benchmark::kMillisecond},
                                                                      {"s", benchmark::kSecond}};
     const auto unit = units.find(v->value);
-    if (unit == units.end()) throw FlagError("invalid value in " + v->as_given + ": expected ns, us, ms or s");
+    if (unit == units.end()) throw detail::FlagError("invalid value in " + v->as_given + ": expected ns, us, ms or s");
     flags.time_unit = unit->second;
   }
   if (const Given* v = value_of("benchmark_filter")) {
     const std::string fault = regex_fault(v->value);
     if (!fault.empty())
-      throw FlagError("invalid value in " + v->as_given + ": not a regular expression (" + fault + ")");
+      throw detail::FlagError("invalid value in " + v->as_given + ": not a regular expression (" + fault + ")");
   }
   return flags;
 }

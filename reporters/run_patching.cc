@@ -36,11 +36,11 @@ void apply_reported_time_unit(Run& run) {
 
 void set_reported_time_unit(std::optional<benchmark::TimeUnit> unit) { reported_time_unit = unit; }
 
-void patch_repetition(Run& run, const RunRecord& record) {
+void patch_repetition(Run& run, const detail::RunRecord& record) {
   apply_reported_time_unit(run);
   run.report_label = record.problem;
   if (run_error(run)) return;
-  const Measurement& m = record.measurement;
+  const detail::Measurement& m = record.measurement;
   run.cpu_accumulated_time = m.cpu_seconds_per_run * static_cast<double>(run.iterations);
   run.counters["samples"] = benchmark::Counter(static_cast<double>(m.samples.size()));
   run.counters["batch"] = benchmark::Counter(static_cast<double>(m.batch));
@@ -54,7 +54,7 @@ void patch_repetition(Run& run, const RunRecord& record) {
   }
 }
 
-void patch_aggregate(Run& run, const std::vector<RunRecord>& repetitions) {
+void patch_aggregate(Run& run, const std::vector<detail::RunRecord>& repetitions) {
   apply_reported_time_unit(run);
   if (repetitions.empty()) return;
   run.report_label = repetitions.front().problem;

@@ -16,11 +16,11 @@ void set_reported_time_unit(std::optional<benchmark::TimeUnit> unit);
 // Rewrites a repetition's run with what its fixture measured: the label becomes the problem name,
 // cpu_time becomes the process CPU time per run while sampling (Google Benchmark would report the
 // whole measurement's), and the counters `samples` and `batch` are added.
-void patch_repetition(benchmark::BenchmarkReporter::Run& run, const RunRecord& record);
+void patch_repetition(benchmark::BenchmarkReporter::Run& run, const detail::RunRecord& record);
 
 // Recomputes an aggregate row (mean, median, stddev, cv, ...) of CPU time from the repetitions'
 // records, since Google Benchmark computed it from unpatched values; the label becomes the problem.
-void patch_aggregate(benchmark::BenchmarkReporter::Run& run, const std::vector<RunRecord>& repetitions);
+void patch_aggregate(benchmark::BenchmarkReporter::Run& run, const std::vector<detail::RunRecord>& repetitions);
 
 // Patches every repetition whose label names a record in the channel; aggregates are left alone.
 void patch_runs(std::vector<benchmark::BenchmarkReporter::Run>& runs, const SampleChannel& channel);

@@ -41,7 +41,7 @@ std::unique_ptr<Progress> in_process_progress(const std::vector<std::string>& co
 
 }  // namespace
 
-int run_in_process(const std::vector<std::string>& command, const CommandLine& line, const RunOutputs& output,
+int run_in_process(const std::vector<std::string>& command, const detail::CommandLine& line, const RunOutputs& output,
                    const RecordHeader& header_at_start) {
   // console: the gbx table; csv: Google Benchmark's; json: the record itself, once everything has run.
   benchmark::BenchmarkReporter* display = output.format == "csv" ? benchmark::CreateDefaultDisplayReporter() : nullptr;

@@ -28,7 +28,7 @@ struct RunOutputs {
 // protocol are set): Google Benchmark runs them through the gbx reporter, the record is built,
 // finished (writer/record_finisher.h) and written where `output` says, and the console shows the
 // table. Exit codes as run_main's (main/driver.h); 128 + the signal when interrupted.
-int run_in_process(const std::vector<std::string>& command, const CommandLine& line, const RunOutputs& output,
+int run_in_process(const std::vector<std::string>& command, const detail::CommandLine& line, const RunOutputs& output,
                    const RecordHeader& header_at_start);
 
 }  // namespace gbx

@@ -38,9 +38,9 @@ std::int64_t monotonic_ns() {
 // both sides of a pair take the same number, and a time bound that cannot cut a block short.
 // warmup > 0: the block's warm-up runs, when the declared warm-up is a fixed count (the parent sizes
 // it to the block; a block after the first of its setup needs only its caches refilled).
-nlohmann::json run_block(const Protocol& declared, const std::string& name, std::int64_t samples, std::int64_t warmup,
-                         bool& interrupted) {
-  Protocol block = declared;
+nlohmann::json run_block(const detail::Protocol& declared, const std::string& name, std::int64_t samples,
+                         std::int64_t warmup, bool& interrupted) {
+  detail::Protocol block = declared;
   block.min_samples = samples;
   block.max_samples = samples;
   if (warmup > 0 && !block.warmup_auto) block.warmup_runs = std::min(block.warmup_runs, warmup);
@@ -74,7 +74,7 @@ int take_worker_flag(std::vector<std::string>& args) {
     if (it->rfind("--gbx_worker=", 0) != 0) continue;
     const std::string value = it->substr(13);
     if (value.empty() || value.size() > 4 || value.find_first_not_of("0123456789") != std::string::npos) {
-      throw FlagError("invalid value '" + value + "' for --gbx_worker: expected a descriptor number");
+      throw detail::FlagError("invalid value '" + value + "' for --gbx_worker: expected a descriptor number");
     }
     const int fd = std::stoi(value);
     args.erase(it);
@@ -86,7 +86,7 @@ int take_worker_flag(std::vector<std::string>& args) {
 int run_worker(int fd) {
   ::prctl(PR_SET_PDEATHSIG, SIGKILL);  // a parent killed outright leaves no worker running on
   install_interrupt_handlers();
-  const Protocol declared = active_protocol();
+  const detail::Protocol declared = detail::active_protocol();
   // Consecutive blocks of one benchmark share its setup: a block then costs its warm-up and samples,
   // not an allocation and a fill of its inputs each time (docs/compare-ab.md).
   FixtureBase::keep_setup_between_calls(true);

@@ -232,8 +232,8 @@ BootstrapResult bootstrap_interval(const std::vector<double>& samples, Bootstrap
   result.upper_percentile = 1.0 - alpha / 2.0;
 
   const auto point = [&](double value, const char* why) {
-    result.interval = Interval{value, value, options.level,
-                               describe(statistic, options.method, result.distribution, result.resamples)};
+    result.interval = detail::Interval{value, value, options.level,
+                                       describe(statistic, options.method, result.distribution, result.resamples)};
     result.degenerate = true;
     result.reason = why;
     return result;
@@ -265,9 +265,9 @@ BootstrapResult bootstrap_interval(const std::vector<double>& samples, Bootstrap
     result.method = BootstrapMethod::percentile;
     result.lower_percentile = alpha / 2.0;
     result.upper_percentile = 1.0 - alpha / 2.0;
-    result.interval = Interval{distribution->quantile(result.lower_percentile),
-                               distribution->quantile(result.upper_percentile), options.level,
-                               describe(statistic, BootstrapMethod::percentile, result.distribution, result.resamples)};
+    result.interval = detail::Interval{
+        distribution->quantile(result.lower_percentile), distribution->quantile(result.upper_percentile), options.level,
+        describe(statistic, BootstrapMethod::percentile, result.distribution, result.resamples)};
     if (!why.empty()) {
       result.degenerate = true;
       result.reason = why;
@@ -300,8 +300,8 @@ BootstrapResult bootstrap_interval(const std::vector<double>& samples, Bootstrap
   result.method = BootstrapMethod::bca;
   result.lower_percentile = lower;
   result.upper_percentile = upper;
-  result.interval = Interval{distribution->quantile(lower), distribution->quantile(upper), options.level,
-                             describe(statistic, BootstrapMethod::bca, result.distribution, result.resamples)};
+  result.interval = detail::Interval{distribution->quantile(lower), distribution->quantile(upper), options.level,
+                                     describe(statistic, BootstrapMethod::bca, result.distribution, result.resamples)};
   if (!note.empty()) {
     result.degenerate = true;
     result.reason = note;

@@ -62,7 +62,7 @@ struct BootstrapOptions {
 struct BootstrapResult {
   // Absent only when nothing can be said: no samples, a non-finite sample, a level outside (0, 1) or
   // no resamples. Degenerate cases still give an interval (see `degenerate`).
-  std::optional<Interval> interval;
+  std::optional<detail::Interval> interval;
   double estimate = 0.0;                          // the statistic on the samples themselves
   BootstrapMethod method = BootstrapMethod::bca;  // the method that gave `interval`
   BootstrapDistribution distribution = BootstrapDistribution::monte_carlo;

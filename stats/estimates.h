@@ -8,7 +8,7 @@
 // its estimates apart): a measurement's record holds them, so they are public headers while the
 // algorithms in statistics.h and queueing.h are not.
 
-namespace gbx {
+namespace gbx::detail {
 
 // A confidence interval. `level` is the coverage the method gives (for order statistics: the exact
 // coverage achieved, which may exceed or fall short of what was asked; see QuantileInterval).
@@ -63,4 +63,4 @@ struct RateEstimate {
   std::optional<Interval> interval;  // absent for fewer than 2 batches
 };
 
-}  // namespace gbx
+}  // namespace gbx::detail

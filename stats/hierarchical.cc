@@ -128,7 +128,7 @@ const char* to_string(HierarchicalMethod method) {
   return method == HierarchicalMethod::log_t ? "log-t-process-medians" : "two-level-bootstrap";
 }
 
-void widen_for_resolution(Interval& interval, double resolution_seconds) {
+void widen_for_resolution(detail::Interval& interval, double resolution_seconds) {
   if (!(resolution_seconds > 0.0)) return;
   interval.lower = std::max(0.0, interval.lower - resolution_seconds / 2.0);
   interval.upper += resolution_seconds / 2.0;
@@ -203,7 +203,7 @@ std::optional<HierarchicalEstimate> single_process_median(const std::vector<doub
   estimate.single_process = true;
   estimate.median = median.estimate;
   estimate.method = "single-process-" + std::string(to_string(median.method)) + "-" + to_string(median.distribution);
-  Interval interval = *median.interval;
+  detail::Interval interval = *median.interval;
   widen_for_resolution(interval, estimate.resolution_seconds);
   estimate.lower = interval.lower;
   estimate.upper = interval.upper;
@@ -235,7 +235,7 @@ std::optional<HierarchicalEstimate> hierarchical_median(const std::vector<std::v
   const std::optional<double> within = within_variance_log(*kept);
   if (within) estimate.within_process_cv = cv_of_log_variance(*within);
 
-  Interval interval;
+  detail::Interval interval;
   const double k = static_cast<double>(kept->size());
   const double center = mean_of(*logs);
   const double spread = sample_variance(*logs);

@@ -131,6 +131,6 @@ std::optional<HierarchicalRatio> hierarchical_ratio(const std::vector<std::vecto
                                                     double level = 0.95, std::uint64_t seed = 0x5eed);
 
 // [lower - resolution / 2, upper + resolution / 2], lower floored at 0. Nothing for resolution <= 0.
-void widen_for_resolution(Interval& interval, double resolution_seconds);
+void widen_for_resolution(detail::Interval& interval, double resolution_seconds);
 
 }  // namespace gbx

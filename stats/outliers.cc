@@ -111,9 +111,9 @@ std::optional<Autocorrelation> lag1_autocorrelation(const std::vector<double>& s
 std::optional<Drift> drift(const std::vector<double>& samples, double level) {
   if (samples.size() < 4 || !all_finite(samples)) return std::nullopt;
   const auto split = samples.begin() + static_cast<std::ptrdiff_t>(samples.size() / 2);
-  const std::optional<QuantileInterval> first =
+  const std::optional<detail::QuantileInterval> first =
       quantile_interval_sorted(sorted_copy(samples.begin(), split), 0.5, level);
-  const std::optional<QuantileInterval> second =
+  const std::optional<detail::QuantileInterval> second =
       quantile_interval_sorted(sorted_copy(split, samples.end()), 0.5, level);
   if (!first || !second) return std::nullopt;
   Drift result;

@@ -94,8 +94,8 @@ struct Drift {
   double first_half_median = 0.0;
   double second_half_median = 0.0;
   std::optional<double> relative_change;  // second / first - 1; absent when the first is 0
-  Interval first_half_interval;
-  Interval second_half_interval;
+  detail::Interval first_half_interval;
+  detail::Interval second_half_interval;
   bool flagged = false;
 };
 

@@ -90,14 +90,14 @@ std::optional<double> md1_peak_rate(double service_time, double q, double bound)
   return lo;
 }
 
-std::optional<LittlesLawCheck> littles_law_check(double throughput, double mean_time_in_system, double mean_in_system,
-                                                 double tolerance) {
+std::optional<detail::LittlesLawCheck> littles_law_check(double throughput, double mean_time_in_system,
+                                                         double mean_in_system, double tolerance) {
   const auto usable = [](double x) { return std::isfinite(x) && x >= 0.0; };
   if (!usable(throughput) || !usable(mean_time_in_system) || !usable(mean_in_system) || !usable(tolerance) ||
       tolerance >= 1.0) {
     return std::nullopt;
   }
-  LittlesLawCheck c;
+  detail::LittlesLawCheck c;
   c.throughput = throughput;
   c.mean_time_in_system = mean_time_in_system;
   c.mean_in_system = mean_in_system;
@@ -109,12 +109,12 @@ std::optional<LittlesLawCheck> littles_law_check(double throughput, double mean_
   return c;
 }
 
-std::optional<RateEstimate> rate_in_window(const std::vector<double>& event_times, double window_start,
-                                           double window_end, std::size_t batches, double level) {
+std::optional<detail::RateEstimate> rate_in_window(const std::vector<double>& event_times, double window_start,
+                                                   double window_end, std::size_t batches, double level) {
   if (!std::isfinite(window_start) || !std::isfinite(window_end) || !(window_end > window_start)) {
     return std::nullopt;
   }
-  RateEstimate r;
+  detail::RateEstimate r;
   r.window_seconds = window_end - window_start;
   std::vector<double> counts(std::max<std::size_t>(batches, 1), 0.0);
   const double width = r.window_seconds / static_cast<double>(counts.size());

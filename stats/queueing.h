@@ -43,12 +43,12 @@ std::optional<double> md1_peak_rate(double service_time, double q, double bound)
 
 // Little's law on measured values (LittlesLawCheck, stats/estimates.h). Absent for non-finite or
 // negative input, or a tolerance outside [0, 1).
-std::optional<LittlesLawCheck> littles_law_check(double throughput, double mean_time_in_system, double mean_in_system,
-                                                 double tolerance);
+std::optional<detail::LittlesLawCheck> littles_law_check(double throughput, double mean_time_in_system,
+                                                         double mean_in_system, double tolerance);
 
 // event_times outside [window_start, window_end) are ignored. Absent when the window is empty or
 // not finite.
-std::optional<RateEstimate> rate_in_window(const std::vector<double>& event_times, double window_start,
-                                           double window_end, std::size_t batches = 10, double level = 0.95);
+std::optional<detail::RateEstimate> rate_in_window(const std::vector<double>& event_times, double window_start,
+                                                   double window_end, std::size_t batches = 10, double level = 0.95);
 
 }  // namespace gbx

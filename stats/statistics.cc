@@ -85,7 +85,7 @@ std::optional<Summary> summarize(const std::vector<double>& samples) {
   return summary;
 }
 
-std::optional<Interval> student_t_interval(const std::vector<double>& samples, double level) {
+std::optional<detail::Interval> student_t_interval(const std::vector<double>& samples, double level) {
   if (samples.size() < 2 || !valid_level(level)) return std::nullopt;
   const std::optional<Summary> summary = summarize(samples);
   if (!summary) return std::nullopt;
@@ -93,10 +93,10 @@ std::optional<Interval> student_t_interval(const std::vector<double>& samples, d
   const boost::math::students_t distribution(n - 1.0);
   const double t = boost::math::quantile(boost::math::complement(distribution, (1.0 - level) / 2.0));
   const double half_width = t * *summary->stddev / std::sqrt(n);
-  return Interval{summary->mean - half_width, summary->mean + half_width, level, "student t"};
+  return detail::Interval{summary->mean - half_width, summary->mean + half_width, level, "student t"};
 }
 
-std::optional<OrderStatisticRanks> order_statistic_ranks(std::size_t n, double q, double level) {
+std::optional<detail::OrderStatisticRanks> order_statistic_ranks(std::size_t n, double q, double level) {
   if (n < 2 || !(q > 0.0 && q < 1.0) || !valid_level(level)) return std::nullopt;
   const boost::math::binomial_distribution<double> binomial(static_cast<double>(n), q);
   // below(l) = P(K < l) misses low (x_(l) above the quantile); above(u) = P(K >= u) misses high.
@@ -129,7 +129,7 @@ std::optional<OrderStatisticRanks> order_statistic_ranks(std::size_t n, double q
     upper = n;
     lower = last_at_most(1, n, (1.0 - level) - above(n), below);
   }
-  OrderStatisticRanks ranks;
+  detail::OrderStatisticRanks ranks;
   ranks.reaches_level = lower >= 1 && upper <= n && lower < upper;
   if (!ranks.reaches_level) {
     lower = 1;
@@ -141,10 +141,11 @@ std::optional<OrderStatisticRanks> order_statistic_ranks(std::size_t n, double q
   return ranks;
 }
 
-std::optional<QuantileInterval> quantile_interval_sorted(const std::vector<double>& sorted, double q, double level) {
-  const std::optional<OrderStatisticRanks> ranks = order_statistic_ranks(sorted.size(), q, level);
+std::optional<detail::QuantileInterval> quantile_interval_sorted(const std::vector<double>& sorted, double q,
+                                                                 double level) {
+  const std::optional<detail::OrderStatisticRanks> ranks = order_statistic_ranks(sorted.size(), q, level);
   if (!ranks) return std::nullopt;
-  QuantileInterval result;
+  detail::QuantileInterval result;
   result.ranks = *ranks;
   result.estimate = quantile_sorted(sorted, q);
   result.requested_level = level;
@@ -155,7 +156,7 @@ std::optional<QuantileInterval> quantile_interval_sorted(const std::vector<doubl
   return result;
 }
 
-std::optional<QuantileInterval> quantile_interval(const std::vector<double>& samples, double q, double level) {
+std::optional<detail::QuantileInterval> quantile_interval(const std::vector<double>& samples, double q, double level) {
   if (!all_finite(samples)) return std::nullopt;
   std::vector<double> sorted = samples;
   std::sort(sorted.begin(), sorted.end());

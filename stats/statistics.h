@@ -44,21 +44,22 @@ std::optional<Summary> summarize(const std::vector<double>& samples);
 
 // mean -/+ t(1 - (1 - level) / 2, n - 1) * stddev / sqrt(n). Absent for n < 2, non-finite input, or
 // level outside (0, 1). Constant data gives [mean, mean].
-std::optional<Interval> student_t_interval(const std::vector<double>& samples, double level = 0.95);
+std::optional<detail::Interval> student_t_interval(const std::vector<double>& samples, double level = 0.95);
 
 // Equal tails first: the largest l with P(K < l) <= (1 - level) / 2 and the smallest u with
 // P(K >= u) <= (1 - level) / 2. When one tail cannot meet its half (as for p99 with a few hundred
 // samples), that side goes to the extreme rank and the other side is made as tight as the total
 // coverage allows. Absent for n < 2, q outside (0, 1) or level outside (0, 1).
-std::optional<OrderStatisticRanks> order_statistic_ranks(std::size_t n, double q, double level = 0.95);
+std::optional<detail::OrderStatisticRanks> order_statistic_ranks(std::size_t n, double q, double level = 0.95);
 
 // Distribution-free confidence interval for the q-quantile (order_statistic_ranks on the data).
 // With ties the coverage is at least the one reported. Absent as for order_statistic_ranks, and for
 // non-finite input.
-std::optional<QuantileInterval> quantile_interval(const std::vector<double>& samples, double q, double level = 0.95);
+std::optional<detail::QuantileInterval> quantile_interval(const std::vector<double>& samples, double q,
+                                                          double level = 0.95);
 // The same on already sorted, finite data.
-std::optional<QuantileInterval> quantile_interval_sorted(const std::vector<double>& sorted, double q,
-                                                         double level = 0.95);
+std::optional<detail::QuantileInterval> quantile_interval_sorted(const std::vector<double>& sorted, double q,
+                                                                 double level = 0.95);
 
 // True when every value is finite (neither NaN nor +/-Inf).
 bool all_finite(const std::vector<double>& values);

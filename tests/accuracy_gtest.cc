@@ -52,10 +52,10 @@ GBX_BENCHMARK(SkipsLastRow, "accuracy", "skips_last_row");
 namespace {
 
 void quick_protocol() {
-  gbx::Protocol protocol;
+  gbx::detail::Protocol protocol;
   protocol.warmup_runs = 1;
   protocol.min_samples = 3;
-  gbx::set_active_protocol(protocol);
+  gbx::detail::set_active_protocol(protocol);
 }
 
 TEST(CompareToReference, HandComputedErrors) {
@@ -114,7 +114,7 @@ TEST(FixtureMemory, HostAllocationsAreCountedExactly) {
   const auto run = gbx_test::run_benchmarks("^accuracy/correct");
   ASSERT_EQ(run.entries.size(), 1u);
   ASSERT_TRUE(run.entries[0]);
-  const gbx::MemoryUsage& memory = run.entries[0]->memory;
+  const gbx::detail::MemoryUsage& memory = run.entries[0]->memory;
   // in and out: 2 x 128 floats; the reference: 128 doubles.
   ASSERT_TRUE(memory.host_peak_bytes.has_value());
   EXPECT_EQ(*memory.host_peak_bytes,

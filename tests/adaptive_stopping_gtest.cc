@@ -11,8 +11,8 @@
 
 namespace {
 
-using gbx::Measurement;
-using gbx::Protocol;
+using gbx::detail::Measurement;
+using gbx::detail::Protocol;
 using gbx_test::SimulatedTimer;
 
 Measurement measure_until(SimulatedTimer& timer, double target, std::int64_t max_samples) {
@@ -21,14 +21,14 @@ Measurement measure_until(SimulatedTimer& timer, double target, std::int64_t max
   protocol.min_samples = 30;
   protocol.max_samples = max_samples;
   protocol.max_time_seconds = 1e9;  // only the sample bound may stop these
-  gbx::MeasurementHooks hooks;
+  gbx::detail::MeasurementHooks hooks;
   hooks.run = [&] { timer.run(); };
   hooks.now_seconds = [&] { return timer.now_seconds(); };
   hooks.enough = [target](const std::vector<double>& samples) {
     const auto relative = gbx::median_relative_half_width(samples);
     return relative && *relative <= target;
   };
-  return gbx::measure(protocol, timer, hooks);
+  return gbx::detail::measure(protocol, timer, hooks);
 }
 
 TEST(AdaptiveStopping, QuietKernelsStopSoonerThanNoisyOnes) {

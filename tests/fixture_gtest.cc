@@ -133,11 +133,11 @@ GBX_BENCHMARK(Checked, "fixture", "checked")->Arg(3)->Arg(5);
 class FixtureFailures : public ::testing::Test {
  protected:
   void SetUp() override {
-    gbx::Protocol p;
+    gbx::detail::Protocol p;
     p.warmup_runs = 2;
     p.min_samples = kSamples;
     p.max_samples = kSamples;
-    gbx::set_active_protocol(p);
+    gbx::detail::set_active_protocol(p);
   }
   void TearDown() override {
     // Global state some tests change: leave it as the next test expects.
@@ -328,15 +328,15 @@ TEST_F(FixtureFailures, AHeldSetupSkipsTheAccuracyCheckAndOtherArgumentsSetUpAfr
 // --- adaptive stopping -------------------------------------------------------------------
 
 TEST_F(FixtureFailures, AdaptiveStoppingStopsWhenTheTargetIsMet) {
-  gbx::Protocol p = gbx::active_protocol();
+  gbx::detail::Protocol p = gbx::detail::active_protocol();
   p.min_samples = 4;
   p.max_samples = 100;
   p.target_rel_ci = 0.02;
-  gbx::set_active_protocol(p);
+  gbx::detail::set_active_protocol(p);
   const auto run = gbx_test::run_benchmarks("^fixture/healthy/");
   ASSERT_EQ(run.entries.size(), 1u);
   ASSERT_TRUE(run.entries[0].has_value());
-  const gbx::RunRecord& r = *run.entries[0];
+  const gbx::detail::RunRecord& r = *run.entries[0];
   // Constant runs. Checked at 4 samples, where the median's interval cannot reach 95% (the widest,
   // [x(1), x(4)], covers 1 - 2 / 2^4 = 87.5%), then every 10: at 14 its half-width is 0.
   EXPECT_EQ(r.measurement.samples.size(), 14u);
@@ -348,14 +348,14 @@ TEST_F(FixtureFailures, AdaptiveStoppingStopsWhenTheTargetIsMet) {
 }
 
 TEST_F(FixtureFailures, AdaptiveStoppingThatNeverMeetsItsTargetSaysSo) {
-  gbx::Protocol p = gbx::active_protocol();
+  gbx::detail::Protocol p = gbx::detail::active_protocol();
   p.min_samples = 4;
   p.max_samples = 20;
   p.target_rel_ci = 0.02;
-  gbx::set_active_protocol(p);
+  gbx::detail::set_active_protocol(p);
   const auto run = gbx_test::run_benchmarks("^fixture/noisy/");
   ASSERT_EQ(run.entries.size(), 1u);
-  const gbx::RunRecord& r = *run.entries[0];
+  const gbx::detail::RunRecord& r = *run.entries[0];
   EXPECT_EQ(r.measurement.samples.size(), 20u);
   EXPECT_TRUE(r.measurement.sample_bound_reached);
   EXPECT_FALSE(r.stopping.reached);
@@ -366,13 +366,13 @@ TEST_F(FixtureFailures, AdaptiveStoppingThatNeverMeetsItsTargetSaysSo) {
 }
 
 TEST_F(FixtureFailures, FixedSampleCountStillReportsThePrecision) {
-  gbx::Protocol p = gbx::active_protocol();
+  gbx::detail::Protocol p = gbx::detail::active_protocol();
   p.min_samples = 20;
   p.max_samples = 20;
-  gbx::set_active_protocol(p);
+  gbx::detail::set_active_protocol(p);
   const auto run = gbx_test::run_benchmarks("^fixture/noisy/");
   ASSERT_EQ(run.entries.size(), 1u);
-  const gbx::RunRecord& r = *run.entries[0];
+  const gbx::detail::RunRecord& r = *run.entries[0];
   EXPECT_EQ(r.measurement.samples.size(), 20u);
   EXPECT_EQ(r.stopping.rule, "min_samples");
   EXPECT_TRUE(r.stopping.reached);

@@ -60,8 +60,8 @@ GbRun aggregate(const std::string& family, const std::string& args) {
   return run;
 }
 
-gbx::RunRecord record(const std::string& family, std::int64_t arg, double cpu_per_run) {
-  gbx::RunRecord r;
+gbx::detail::RunRecord record(const std::string& family, std::int64_t arg, double cpu_per_run) {
+  gbx::detail::RunRecord r;
   r.benchmark = family;
   r.args = {arg};
   r.problem = family + "/n=" + std::to_string(arg);
@@ -203,11 +203,11 @@ TEST(GbxReporter, RowsWithoutARecordAreForwardedUntouched) {
 
 TEST(GbxReporter, AFailedRepetitionIsAFailureAndASkipIsNot) {
   gbx::SampleChannel channel;
-  gbx::RunRecord skipped = record("copy", 1, 0.0);
+  gbx::detail::RunRecord skipped = record("copy", 1, 0.0);
   skipped.skipped = true;
   skipped.error = "skipped: no device";
   const auto skipped_id = channel.publish(skipped);
-  gbx::RunRecord failed = record("b", 1, 0.0);
+  gbx::detail::RunRecord failed = record("b", 1, 0.0);
   failed.error = "run exploded";
   const auto failed_id = channel.publish(failed);
 

@@ -106,8 +106,8 @@ const char* kGoogleBenchmarkJson = R"({
   ]
 })";
 
-gbx::RunRecord sample_record() {
-  gbx::RunRecord r;
+gbx::detail::RunRecord sample_record() {
+  gbx::detail::RunRecord r;
   r.id = 4;
   r.benchmark = "reduce/naive";
   r.args = {4096};
@@ -117,14 +117,14 @@ gbx::RunRecord sample_record() {
   r.flops_per_run = 4096.0;
   r.bytes_per_run = 16384.0;
   r.seed = 42;
-  gbx::Measurement& m = r.measurement;
+  gbx::detail::Measurement& m = r.measurement;
   m.samples = {2.5e-6, std::numeric_limits<double>::infinity(), 2.25e-6};
   m.batch = 3;
   m.warmup_runs = 10;
   m.calibration_runs = 4;
   m.flushes = 0;
   m.timer_resolution_seconds = 2e-8;
-  m.timer = gbx::TimerKind::cpu;
+  m.timer = gbx::detail::TimerKind::cpu;
   m.wall_seconds = 0.5;
   m.cpu_seconds_per_run = 3.5e-6;
   m.sample_bound_reached = true;
@@ -144,12 +144,12 @@ gbx::RecordHeader sample_header() {
   h.protocol.min_samples = 3;
   h.protocol.max_samples = 9;
   h.protocol.max_time_seconds = std::numeric_limits<double>::infinity();
-  h.protocol.cache = gbx::CacheMode::cold;
+  h.protocol.cache = gbx::detail::CacheMode::cold;
   return h;
 }
 
 TEST(BuildRecord, KeepsEveryGoogleBenchmarkKey) {
-  const std::vector<std::optional<gbx::RunRecord>> entries = {sample_record(), sample_record(), std::nullopt};
+  const std::vector<std::optional<gbx::detail::RunRecord>> entries = {sample_record(), sample_record(), std::nullopt};
   const json record = gbx::build_record(kGoogleBenchmarkJson, entries, sample_header());
   const json original = json::parse(gbx::replace_non_finite_with_null(kGoogleBenchmarkJson));
   EXPECT_EQ(record.at("context"), original.at("context"));
@@ -198,7 +198,7 @@ TEST(BuildRecord, HeaderInterruptedTargetAndEnvironment) {
 }
 
 TEST(BuildRecord, LeavesOutInterruptedEntries) {
-  gbx::RunRecord interrupted = sample_record();
+  gbx::detail::RunRecord interrupted = sample_record();
   interrupted.interrupted = true;
   interrupted.error = "interrupted";
   const json record =
@@ -212,7 +212,7 @@ TEST(BuildRecord, LeavesOutInterruptedEntries) {
 }
 
 TEST(BuildRecord, AddsGbxToEachEntry) {
-  const std::vector<std::optional<gbx::RunRecord>> entries = {sample_record(), sample_record(), std::nullopt};
+  const std::vector<std::optional<gbx::detail::RunRecord>> entries = {sample_record(), sample_record(), std::nullopt};
   const json record = gbx::build_record(kGoogleBenchmarkJson, entries, sample_header());
   const json& g = record["benchmarks"][0].at("gbx");
   EXPECT_EQ(g.at("problem"), "reduce/n=4096");
@@ -252,8 +252,8 @@ TEST(BuildRecord, AddsGbxToEachEntry) {
 }
 
 TEST(BuildRecord, FixedCountStoppingHasNullTargetAndUnknownPrecision) {
-  gbx::RunRecord fixed = sample_record();
-  fixed.stopping = gbx::StoppingOutcome{};
+  gbx::detail::RunRecord fixed = sample_record();
+  fixed.stopping = gbx::detail::StoppingOutcome{};
   fixed.stopping.reached = true;
   const json record = gbx::build_record(kGoogleBenchmarkJson, {fixed, std::nullopt, std::nullopt}, sample_header());
   const json& stopping = record["benchmarks"][0]["gbx"]["measurement"].at("stopping");
@@ -264,9 +264,9 @@ TEST(BuildRecord, FixedCountStoppingHasNullTargetAndUnknownPrecision) {
 }
 
 TEST(BuildRecord, FailedEntriesHaveNoMeasurementAndSkippedOnesAreNotEntries) {
-  gbx::RunRecord failed = sample_record();
+  gbx::detail::RunRecord failed = sample_record();
   failed.error = "kernel failed";
-  gbx::RunRecord skipped = sample_record();
+  gbx::detail::RunRecord skipped = sample_record();
   skipped.skipped = true;
   skipped.error = "skipped: no device";
   const json record = gbx::build_record(kGoogleBenchmarkJson, {failed, skipped, std::nullopt}, sample_header());
@@ -281,8 +281,9 @@ TEST(BuildRecord, FailedEntriesHaveNoMeasurementAndSkippedOnesAreNotEntries) {
 TEST(BuildRecord, ThrowsWhenEntryCountsMismatch) {
   EXPECT_THROW(gbx::build_record(kGoogleBenchmarkJson, {std::nullopt, std::nullopt}, sample_header()),
                std::logic_error);
-  EXPECT_THROW(gbx::build_record(kGoogleBenchmarkJson, std::vector<std::optional<gbx::RunRecord>>(4), sample_header()),
-               std::logic_error);
+  EXPECT_THROW(
+      gbx::build_record(kGoogleBenchmarkJson, std::vector<std::optional<gbx::detail::RunRecord>>(4), sample_header()),
+      std::logic_error);
 }
 
 TEST(BuildRecord, NoBenchmarksAtAll) {

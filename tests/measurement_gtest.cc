@@ -17,12 +17,12 @@
 
 namespace {
 
-using gbx::CacheMode;
-using gbx::choose_batch;
-using gbx::measure;
-using gbx::Measurement;
-using gbx::MeasurementHooks;
-using gbx::Protocol;
+using gbx::detail::CacheMode;
+using gbx::detail::choose_batch;
+using gbx::detail::measure;
+using gbx::detail::Measurement;
+using gbx::detail::MeasurementHooks;
+using gbx::detail::Protocol;
 using gbx_test::ForwardingTimer;
 using gbx_test::SimulatedTimer;
 
@@ -62,7 +62,7 @@ TEST(Measure, WarmupRunsAreRunAndDiscarded) {
   EXPECT_EQ(m.calibration_runs, 1);
   EXPECT_EQ(sim.runs(), m.warmup_runs + m.calibration_runs + static_cast<std::int64_t>(m.samples.size()) * m.batch);
   for (double s : m.samples) EXPECT_NEAR(s, 1e-3, 1e-9);
-  EXPECT_EQ(m.timer, gbx::TimerKind::simulated);
+  EXPECT_EQ(m.timer, gbx::detail::TimerKind::simulated);
   EXPECT_EQ(m.timer_resolution_seconds, 1e-9);
   EXPECT_EQ(m.cache, CacheMode::hot);
   EXPECT_EQ(m.flushes, 0);

@@ -10,10 +10,10 @@
 
 namespace {
 
-using gbx::CacheMode;
-using gbx::CommandLine;
-using gbx::FlagError;
-using gbx::parse_command_line;
+using gbx::detail::CacheMode;
+using gbx::detail::CommandLine;
+using gbx::detail::FlagError;
+using gbx::detail::parse_command_line;
 using Args = std::vector<std::string>;
 
 // The message of the FlagError that args raise; fails the test if none is raised.
@@ -190,12 +190,12 @@ TEST(ParseCommandLine, MissingValueBeforeAnotherArgumentIsStillRefused) {
 }
 
 TEST(CacheMode, ToString) {
-  EXPECT_STREQ(gbx::to_string(CacheMode::hot), "hot");
-  EXPECT_STREQ(gbx::to_string(CacheMode::cold), "cold");
+  EXPECT_STREQ(gbx::detail::to_string(CacheMode::hot), "hot");
+  EXPECT_STREQ(gbx::detail::to_string(CacheMode::cold), "cold");
 }
 
 TEST(FlagsHelp, NamesEveryFlag) {
-  const std::string help = gbx::flags_help();
+  const std::string help = gbx::detail::flags_help();
   for (const char* flag : {"--gbx_warmup", "--gbx_min_samples", "--gbx_max_samples", "--gbx_max_time", "--gbx_cache",
                            "--gbx_out_dir", "--gbx_target_rel_ci"}) {
     EXPECT_NE(help.find(flag), std::string::npos) << flag;
@@ -203,22 +203,22 @@ TEST(FlagsHelp, NamesEveryFlag) {
 }
 
 TEST(ActiveProtocol, SetThenRead) {
-  const gbx::Protocol saved = gbx::active_protocol();
-  gbx::Protocol p;
+  const gbx::detail::Protocol saved = gbx::detail::active_protocol();
+  gbx::detail::Protocol p;
   p.warmup_runs = 3;
   p.min_samples = 4;
   p.max_samples = 5;
   p.max_time_seconds = 6.5;
   p.cache = CacheMode::cold;
   p.target_rel_ci = 0.25;
-  gbx::set_active_protocol(p);
-  EXPECT_EQ(gbx::active_protocol().warmup_runs, 3);
-  EXPECT_EQ(gbx::active_protocol().min_samples, 4);
-  EXPECT_EQ(gbx::active_protocol().max_samples, 5);
-  EXPECT_EQ(gbx::active_protocol().max_time_seconds, 6.5);
-  EXPECT_EQ(gbx::active_protocol().cache, CacheMode::cold);
-  EXPECT_EQ(gbx::active_protocol().target_rel_ci, 0.25);
-  gbx::set_active_protocol(saved);
+  gbx::detail::set_active_protocol(p);
+  EXPECT_EQ(gbx::detail::active_protocol().warmup_runs, 3);
+  EXPECT_EQ(gbx::detail::active_protocol().min_samples, 4);
+  EXPECT_EQ(gbx::detail::active_protocol().max_samples, 5);
+  EXPECT_EQ(gbx::detail::active_protocol().max_time_seconds, 6.5);
+  EXPECT_EQ(gbx::detail::active_protocol().cache, CacheMode::cold);
+  EXPECT_EQ(gbx::detail::active_protocol().target_rel_ci, 0.25);
+  gbx::detail::set_active_protocol(saved);
 }
 
 }  // namespace

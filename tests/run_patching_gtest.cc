@@ -20,9 +20,9 @@ namespace {
 
 using gbx_test::GbRun;
 
-gbx::RunRecord record(const std::string& benchmark, std::int64_t arg, double cpu_per_run, std::size_t samples = 4,
-                      std::int64_t batch = 3) {
-  gbx::RunRecord r;
+gbx::detail::RunRecord record(const std::string& benchmark, std::int64_t arg, double cpu_per_run,
+                              std::size_t samples = 4, std::int64_t batch = 3) {
+  gbx::detail::RunRecord r;
   r.benchmark = benchmark;
   r.args = {arg};
   r.problem = benchmark + "/problem/" + std::to_string(arg);
@@ -102,7 +102,7 @@ TEST(PatchRuns, LeavesForeignAndUnknownLabelsAlone) {
 
 TEST(PatchRuns, ErrorRunGetsTheProblemButNoCountersOrCpuTime) {
   gbx::SampleChannel channel;
-  gbx::RunRecord failed = record("copy/scalar", 1048576, 0.5);
+  gbx::detail::RunRecord failed = record("copy/scalar", 1048576, 0.5);
   failed.error = "skipped: no device";
   failed.skipped = true;
   const auto id = channel.publish(failed);
@@ -134,7 +134,7 @@ TEST(PatchRepetition, ReplacesLabelCpuTimeAndAddsCounters) {
 }
 
 // Three repetitions whose CPU times per run are 1, 2 and 6 seconds.
-std::vector<gbx::RunRecord> three_repetitions() {
+std::vector<gbx::detail::RunRecord> three_repetitions() {
   return {record("b", 1, 1.0), record("b", 1, 2.0), record("b", 1, 6.0)};
 }
 
@@ -153,7 +153,7 @@ TEST(PatchAggregate, RecomputesEachStatisticFromTheRepetitions) {
 }
 
 TEST(PatchAggregate, SkipsFailedRepetitions) {
-  std::vector<gbx::RunRecord> repetitions = three_repetitions();
+  std::vector<gbx::detail::RunRecord> repetitions = three_repetitions();
   repetitions[2].error = "run exploded";  // its 6 s must not count
   GbRun run = aggregate_run("", "mean", 3);
   gbx::patch_aggregate(run, repetitions);

@@ -48,8 +48,8 @@ TEST(RecordLabel, RejectsForeignLabels) {
   }
 }
 
-gbx::RunRecord named(const std::string& problem) {
-  gbx::RunRecord r;
+gbx::detail::RunRecord named(const std::string& problem) {
+  gbx::detail::RunRecord r;
   r.problem = problem;
   r.id = 99;  // the channel assigns the id; whatever the caller left here is ignored
   return r;
@@ -159,8 +159,8 @@ class SimulatedKernel : public gbx_test::SimulatedCpuFixture {
 
 GBX_BENCHMARK(SimulatedKernel, "test", "sim")->Arg(7);
 
-gbx::Protocol simulated_protocol() {
-  gbx::Protocol p;
+gbx::detail::Protocol simulated_protocol() {
+  gbx::detail::Protocol p;
   p.warmup_runs = kWarmup;
   p.min_samples = kSamples;
   p.max_samples = 1000;
@@ -171,7 +171,7 @@ gbx::Protocol simulated_protocol() {
 class EndToEnd : public ::testing::Test {
  protected:
   void SetUp() override {
-    gbx::set_active_protocol(simulated_protocol());
+    gbx::detail::set_active_protocol(simulated_protocol());
     first_call_ = world().sample_draws.size();
     run_ = gbx_test::run_benchmarks("^test/sim/");
     ASSERT_EQ(run_.matched, 1u);
@@ -203,7 +203,7 @@ TEST_F(EndToEnd, EachRepetitionHasItsOwnRecord) {
     EXPECT_EQ(entry->measurement.warmup_runs, kWarmup);
     EXPECT_EQ(entry->measurement.calibration_runs, 1);
     EXPECT_EQ(entry->measurement.batch, 1);
-    EXPECT_EQ(entry->measurement.timer, gbx::TimerKind::simulated);
+    EXPECT_EQ(entry->measurement.timer, gbx::detail::TimerKind::simulated);
     EXPECT_EQ(entry->benchmark, "test/sim");
     EXPECT_EQ(entry->variant, "sim");
     EXPECT_EQ(entry->region, "cpu");
@@ -296,7 +296,7 @@ TEST_F(EndToEnd, AggregatesAreTiedToTheirRepetitionsAndRecomputed) {
 GBX_BENCHMARK(SimulatedKernel, "test", "sim_aggregates")->Arg(1)->Arg(2)->ReportAggregatesOnly(true);
 
 TEST(AggregatesOnly, AggregatesFindTheRecordsOfTheirOwnInstance) {
-  gbx::set_active_protocol(simulated_protocol());
+  gbx::detail::set_active_protocol(simulated_protocol());
   const std::int64_t before = static_cast<std::int64_t>(gbx::SampleChannel::global().records().size());
   const auto run = gbx_test::run_benchmarks("^test/sim_aggregates/");
   ASSERT_EQ(run.matched, 2u);

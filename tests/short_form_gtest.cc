@@ -32,35 +32,35 @@ std::vector<std::string> texts(const Axis& axis) {
 
 TEST(Axes, PowerOfTwoRangeStepsTheExponent) {
   Axis n = gbx::int_axis("n", {1});
-  gbx::override_axis(n, "2^10:2^16:2");
+  gbx::detail::override_axis(n, "2^10:2^16:2");
   EXPECT_EQ(texts(n), (std::vector<std::string>{"1024", "4096", "16384", "65536"}));
   EXPECT_EQ(gbx::pow2_axis("n", 3, 5).values.back().integer, 32);
 }
 
 TEST(Axes, ListsAndLinearRanges) {
   Axis n = gbx::pow2_axis("n", 1, 2);
-  gbx::override_axis(n, "3,2^4,-2");
+  gbx::detail::override_axis(n, "3,2^4,-2");
   EXPECT_EQ(texts(n), (std::vector<std::string>{"3", "16", "-2"}));
-  gbx::override_axis(n, "0:10:5");
+  gbx::detail::override_axis(n, "0:10:5");
   EXPECT_EQ(texts(n), (std::vector<std::string>{"0", "5", "10"}));
   Axis alpha = gbx::float_axis("alpha", {1.0});
-  gbx::override_axis(alpha, "0:1:0.25");
+  gbx::detail::override_axis(alpha, "0:1:0.25");
   EXPECT_EQ(texts(alpha), (std::vector<std::string>{"0", "0.25", "0.5", "0.75", "1"}));
-  gbx::override_axis(alpha, "0.1,2.5");
+  gbx::detail::override_axis(alpha, "0.1,2.5");
   EXPECT_DOUBLE_EQ(alpha.values[0].real, 0.1);
   EXPECT_EQ(alpha.values[0].text, "0.1");
   Axis layout = gbx::string_axis("layout", {"row"});
-  gbx::override_axis(layout, "row,column");
+  gbx::detail::override_axis(layout, "row,column");
   EXPECT_EQ(texts(layout), (std::vector<std::string>{"row", "column"}));
 }
 
 TEST(Axes, TypeAxisTakesOnlyCompiledTypes) {
   Axis t = gbx::type_axis("T", {"float", "double"});
-  gbx::override_axis(t, "double");
+  gbx::detail::override_axis(t, "double");
   EXPECT_EQ(texts(t), (std::vector<std::string>{"double"}));
   Axis again = gbx::type_axis("T", {"float", "double"});
   try {
-    gbx::override_axis(again, "half");
+    gbx::detail::override_axis(again, "half");
     FAIL() << "half was accepted";
   } catch (const AxisError& e) {
     EXPECT_NE(std::string(e.what()).find("axis 'T'"), std::string::npos) << e.what();
@@ -72,27 +72,27 @@ TEST(Axes, BadValuesNameTheAxis) {
   for (const std::string bad : {"", "2^x", "abc", "2^10:2^4", "1:2:0", "1,,2", "2^63"}) {
     Axis n = gbx::int_axis("size", {1});
     try {
-      gbx::override_axis(n, bad);
+      gbx::detail::override_axis(n, bad);
       FAIL() << "'" << bad << "' was accepted";
     } catch (const AxisError& e) {
       EXPECT_NE(std::string(e.what()).find("axis 'size'"), std::string::npos) << e.what();
     }
   }
   Axis alpha = gbx::float_axis("alpha", {1.0});
-  EXPECT_THROW(gbx::override_axis(alpha, "nan"), AxisError);
-  EXPECT_THROW(gbx::override_axis(alpha, "1:0:0.5"), AxisError);
-  EXPECT_THROW(gbx::split_axis_flag("n"), AxisError);
-  EXPECT_THROW(gbx::split_axis_flag("=4"), AxisError);
-  EXPECT_EQ(gbx::split_axis_flag("n=2^10:2^12").second, "2^10:2^12");
+  EXPECT_THROW(gbx::detail::override_axis(alpha, "nan"), AxisError);
+  EXPECT_THROW(gbx::detail::override_axis(alpha, "1:0:0.5"), AxisError);
+  EXPECT_THROW(gbx::detail::split_axis_flag("n"), AxisError);
+  EXPECT_THROW(gbx::detail::split_axis_flag("=4"), AxisError);
+  EXPECT_EQ(gbx::detail::split_axis_flag("n=2^10:2^12").second, "2^10:2^12");
 }
 
 TEST(Axes, ProductLastAxisFastestWithExclusions) {
   const std::vector<Axis> axes = {gbx::int_axis("n", {1, 2}), gbx::string_axis("T", {"float", "double"})};
-  const auto all = gbx::axis_product(axes, {});
+  const auto all = gbx::detail::axis_product(axes, {});
   ASSERT_EQ(all.size(), 4u);
   EXPECT_EQ(all[1].get_int("n"), 1);
   EXPECT_EQ(all[1].get_string("T"), "double");
-  const auto kept = gbx::axis_product(
+  const auto kept = gbx::detail::axis_product(
       axes, {[](const AxisValues& p) { return p.get_int("n") == 2 && p.get_string("T") == "double"; }});
   ASSERT_EQ(kept.size(), 3u);
   EXPECT_EQ(kept.back().get_string("T"), "float");
@@ -190,8 +190,8 @@ struct Held {
 };
 GBX_BENCH(Held::bench, "short/held")->int_axis("n", {1, 2});
 
-gbx::Protocol quick(gbx::CacheMode cache = gbx::CacheMode::hot) {
-  gbx::Protocol p;
+gbx::detail::Protocol quick(gbx::detail::CacheMode cache = gbx::detail::CacheMode::hot) {
+  gbx::detail::Protocol p;
   p.warmup_runs = 1;
   p.min_samples = 3;
   p.max_time_seconds = 5.0;
@@ -200,11 +200,11 @@ gbx::Protocol quick(gbx::CacheMode cache = gbx::CacheMode::hot) {
 }
 
 TEST(ShortForm, TypedAxesRegisterTheProductLessExclusions) {
-  gbx::set_active_protocol(quick());
+  gbx::detail::set_active_protocol(quick());
   const auto run = gbx_test::run_benchmarks("^short/typed/");
   ASSERT_EQ(run.matched, 6u);  // 2 types x 2 n x 2 tiles, less double with n = 128 (2 tiles)
   ASSERT_EQ(run.entries.size(), 6u);
-  const gbx::RunRecord& first = *run.entries.front();
+  const gbx::detail::RunRecord& first = *run.entries.front();
   EXPECT_EQ(run.benchmarks[0]["name"].get<std::string>().rfind("short/typed/T:float/n:64/tile:1", 0), 0u);
   EXPECT_EQ(first.problem, "short/T=float/n=64");
   EXPECT_EQ(first.variant, "typed/tile=1");
@@ -214,32 +214,32 @@ TEST(ShortForm, TypedAxesRegisterTheProductLessExclusions) {
   EXPECT_EQ(entry["axes"], (nlohmann::json{{"T", "float"}, {"n", 64}, {"tile", 1}}));
   EXPECT_EQ(entry["variant_axes"], nlohmann::json::array({"tile"}));
   // Through the wire, as a --gbx_processes child sends it: the same axes, kinds and variant marks.
-  const gbx::RunRecord back = gbx::run_record_from_json(gbx::run_record_json(first));
+  const gbx::detail::RunRecord back = gbx::run_record_from_json(gbx::run_record_json(first));
   EXPECT_EQ(gbx::entry_json(back, false, nullptr)["axes"], entry["axes"]);
   EXPECT_EQ(gbx::entry_json(back, false, nullptr)["variant_axes"], entry["variant_axes"]);
   for (const auto& e : run.entries) EXPECT_FALSE(e->problem == "short/T=double/n=128") << e->problem;
 }
 
 TEST(ShortForm, ReturningWithoutExecFails) {
-  gbx::set_active_protocol(quick());
+  gbx::detail::set_active_protocol(quick());
   const auto run = gbx_test::run_benchmarks("^short/no_exec");
   ASSERT_EQ(run.entries.size(), 1u);
   EXPECT_NE(run.entries[0]->error.find("state.exec()"), std::string::npos) << run.entries[0]->error;
 }
 
 TEST(ShortForm, SkipIsNotAFailure) {
-  gbx::set_active_protocol(quick());
+  gbx::detail::set_active_protocol(quick());
   const auto run = gbx_test::run_benchmarks("^short/skips");
   ASSERT_EQ(run.entries.size(), 1u);
   EXPECT_TRUE(run.entries[0]->skipped);
 }
 
 TEST(ShortForm, RotationCopiesExceedTheCache) {
-  gbx::set_active_protocol(quick(gbx::CacheMode::rotate));
+  gbx::detail::set_active_protocol(quick(gbx::detail::CacheMode::rotate));
   const auto run = gbx_test::run_benchmarks("^short/rotated");
   ASSERT_EQ(run.entries.size(), 1u);
-  const gbx::Measurement& m = run.entries[0]->measurement;
-  EXPECT_EQ(m.cache, gbx::CacheMode::rotate);
+  const gbx::detail::Measurement& m = run.entries[0]->measurement;
+  EXPECT_EQ(m.cache, gbx::detail::CacheMode::rotate);
   EXPECT_DOUBLE_EQ(m.rotation_bytes_per_run, 4096.0);
   ASSERT_GT(m.rotation_cache_bytes, 0.0);
   // Between two runs on one copy, the others' bytes are at least twice the cache.
@@ -254,7 +254,7 @@ TEST(ShortForm, RotationCopiesExceedTheCache) {
 // with the same arguments as the one before keeps that call's passed check instead of running it.
 // Under rotation a short form is not held (its copies are made per call): it is set up again.
 TEST(ShortForm, KeepModeChecksARepeatedCallOnceAndKeepsItsAccuracy) {
-  gbx::set_active_protocol(quick(gbx::CacheMode::rotate));
+  gbx::detail::set_active_protocol(quick(gbx::detail::CacheMode::rotate));
   gbx::FixtureBase::keep_setup_between_calls(true);
   int before = Counted<false>::checks();
   const auto first = gbx_test::run_benchmarks("^short/counted/n:1/");
@@ -279,7 +279,7 @@ TEST(ShortForm, KeepModeChecksARepeatedCallOnceAndKeepsItsAccuracy) {
 }
 
 TEST(ShortForm, KeepModeHoldsTheFunctionBetweenCallsWithTheSameArguments) {
-  gbx::set_active_protocol(quick());
+  gbx::detail::set_active_protocol(quick());
   gbx::FixtureBase::keep_setup_between_calls(true);
   const int calls = Held::calls();
   const int returns = Held::returns();
@@ -304,7 +304,7 @@ TEST(ShortForm, KeepModeHoldsTheFunctionBetweenCallsWithTheSameArguments) {
 
 // A held function keeps no failed check: it returns, and the next call checks again.
 TEST(ShortForm, KeepModeChecksAFailedCheckAgain) {
-  gbx::set_active_protocol(quick());
+  gbx::detail::set_active_protocol(quick());
   gbx::FixtureBase::keep_setup_between_calls(true);
   const int before = Counted<true>::checks();
   gbx_test::run_benchmarks("^short/miscounted");
@@ -321,6 +321,6 @@ TEST(ShortForm, KeepModeChecksAFailedCheckAgain) {
 int main(int argc, char** argv) {
   ::testing::InitGoogleTest(&argc, argv);
   benchmark::Initialize(&argc, argv);
-  gbx::register_short_benchmarks({});
+  gbx::detail::register_short_benchmarks({});
   return RUN_ALL_TESTS();
 }

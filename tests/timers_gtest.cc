@@ -73,7 +73,7 @@ TEST(SimulatedTimer, ConstantReturnsExactlyItsConstantPerRun) {
   for (double d : run_durations(timer, 20)) EXPECT_EQ(d, 0.25);
   EXPECT_EQ(timer.runs(), 20);
   EXPECT_EQ(timer.now_seconds(), 5.0);
-  EXPECT_EQ(timer.kind(), gbx::TimerKind::simulated);
+  EXPECT_EQ(timer.kind(), gbx::detail::TimerKind::simulated);
   EXPECT_EQ(timer.resolution_seconds(), 0.125);
 }
 
@@ -162,7 +162,7 @@ TEST(CpuTimer, ElapsedCoversASleep) {
 
 TEST(CpuTimer, KindAndResolution) {
   gbx::CpuTimer timer;
-  EXPECT_EQ(timer.kind(), gbx::TimerKind::cpu);
+  EXPECT_EQ(timer.kind(), gbx::detail::TimerKind::cpu);
   EXPECT_GT(timer.resolution_seconds(), 0.0);
   EXPECT_LT(timer.resolution_seconds(), 1e-3);
   EXPECT_EQ(timer.resolution_seconds(), gbx::steady_clock_resolution_seconds());
@@ -179,11 +179,11 @@ TEST(CpuTimer, ClocksMoveForward) {
 }
 
 TEST(TimerKind, ToString) {
-  EXPECT_STREQ(gbx::to_string(gbx::TimerKind::cuda_event), "cuda_event");
-  EXPECT_STREQ(gbx::to_string(gbx::TimerKind::host_wall), "host_wall");
-  EXPECT_STREQ(gbx::to_string(gbx::TimerKind::cpu), "cpu");
-  EXPECT_STREQ(gbx::to_string(gbx::TimerKind::simulated), "simulated");
-  EXPECT_STREQ(gbx::to_string(static_cast<gbx::TimerKind>(99)), "unknown");
+  EXPECT_STREQ(gbx::detail::to_string(gbx::detail::TimerKind::cuda_event), "cuda_event");
+  EXPECT_STREQ(gbx::detail::to_string(gbx::detail::TimerKind::host_wall), "host_wall");
+  EXPECT_STREQ(gbx::detail::to_string(gbx::detail::TimerKind::cpu), "cpu");
+  EXPECT_STREQ(gbx::detail::to_string(gbx::detail::TimerKind::simulated), "simulated");
+  EXPECT_STREQ(gbx::detail::to_string(static_cast<gbx::detail::TimerKind>(99)), "unknown");
 }
 
 }  // namespace

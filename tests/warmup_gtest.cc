@@ -25,8 +25,8 @@ gbx_test::SimulatedTimer curve_timer(std::function<double(std::int64_t)> curve, 
                                   seed);
 }
 
-Protocol auto_protocol() {
-  Protocol p;
+detail::Protocol auto_protocol() {
+  detail::Protocol p;
   p.warmup_auto = true;
   p.warmup_max_samples = 2000;
   p.max_time_seconds = 1e9;  // the simulated clock never runs out
@@ -35,9 +35,9 @@ Protocol auto_protocol() {
   return p;
 }
 
-Measurement measure_with(gbx_test::SimulatedTimer& timer, const Protocol& protocol,
-                         std::function<std::optional<double>()> clock = {}) {
-  MeasurementHooks hooks;
+detail::Measurement measure_with(gbx_test::SimulatedTimer& timer, const detail::Protocol& protocol,
+                                 std::function<std::optional<double>()> clock = {}) {
+  detail::MeasurementHooks hooks;
   hooks.run = [&] { timer.run(); };
   hooks.now_seconds = [&] { return timer.now_seconds(); };
   hooks.sm_clock_mhz = std::move(clock);
@@ -45,7 +45,7 @@ Measurement measure_with(gbx_test::SimulatedTimer& timer, const Protocol& protoc
 }
 
 // The detected end minus the true one, in runs, printed for the record.
-std::int64_t report(const char* curve, const Measurement& m, std::int64_t true_end) {
+std::int64_t report(const char* curve, const detail::Measurement& m, std::int64_t true_end) {
   const std::int64_t error = m.warmup.runs - true_end;
   std::printf("[ warm-up ] %s: true end %lld, detected %lld (%s), error %+lld runs\n", curve,
               static_cast<long long>(true_end), static_cast<long long>(m.warmup.runs), m.warmup.stopped.c_str(),
@@ -58,7 +58,7 @@ TEST(WarmupAuto, ExponentialDecayEndsSoonAfterTheCurveSettles) {
   const std::int64_t true_end = static_cast<std::int64_t>(std::ceil(50.0 * std::log(100.0)));
   for (std::uint64_t seed : {1, 2, 3}) {
     auto timer = curve_timer([](std::int64_t i) { return 1.0 + std::exp(-static_cast<double>(i) / 50.0); }, seed);
-    const Measurement m = measure_with(timer, auto_protocol());
+    const detail::Measurement m = measure_with(timer, auto_protocol());
     EXPECT_EQ(m.warmup.mode, "auto");
     EXPECT_EQ(m.warmup.stopped, "steady_state");
     EXPECT_TRUE(m.warmup.steady);
@@ -74,7 +74,7 @@ TEST(WarmupAuto, AStepWithinTheFirstWindowIsWaitedOutAndNotMuchMore) {
   const std::int64_t true_end = 12;  // 50% slower for the first 12 runs
   for (std::uint64_t seed : {4, 5, 6}) {
     auto timer = curve_timer([](std::int64_t i) { return i < 12 ? 1.5 : 1.0; }, seed);
-    const Measurement m = measure_with(timer, auto_protocol());
+    const detail::Measurement m = measure_with(timer, auto_protocol());
     EXPECT_EQ(m.warmup.stopped, "steady_state");
     const std::int64_t error = report("step at run 12", m, true_end);
     EXPECT_GE(error, 0) << "the step must be past before warm-up ends";
@@ -86,14 +86,14 @@ TEST(WarmupAuto, AStepAfterASteadyWindowIsNotForeseen) {
   // The limit of any online rule: 20 flat samples look steady, whatever comes later. The samples'
   // own slow_start and drift flags (stats/outliers.h) catch such a step after the fact.
   auto timer = curve_timer([](std::int64_t i) { return i < 300 ? 1.5 : 1.0; }, 11);
-  const Measurement m = measure_with(timer, auto_protocol());
+  const detail::Measurement m = measure_with(timer, auto_protocol());
   EXPECT_EQ(m.warmup.stopped, "steady_state");
   EXPECT_EQ(report("step at run 300 (not foreseeable)", m, 300), 20 - 300);
 }
 
 TEST(WarmupAuto, NoWarmUpCurveStopsAtTheFirstWindow) {
   auto timer = curve_timer([](std::int64_t) { return 1.0; }, 7);
-  const Measurement m = measure_with(timer, auto_protocol());
+  const detail::Measurement m = measure_with(timer, auto_protocol());
   EXPECT_EQ(m.warmup.stopped, "steady_state");
   EXPECT_EQ(report("none", m, 0), 20);  // one window of evidence is the least it can take
 }
@@ -101,9 +101,9 @@ TEST(WarmupAuto, NoWarmUpCurveStopsAtTheFirstWindow) {
 TEST(WarmupAuto, ATimingThatNeverSettlesIsFlaggedAtTheBound) {
   // A slowdown that never stops, 0.5% per run (Barrett et al. saw such).
   auto timer = curve_timer([](std::int64_t i) { return 1.0 + 0.005 * static_cast<double>(i); }, 8);
-  Protocol protocol = auto_protocol();
+  detail::Protocol protocol = auto_protocol();
   protocol.warmup_max_samples = 300;
-  const Measurement m = measure_with(timer, protocol);
+  const detail::Measurement m = measure_with(timer, protocol);
   EXPECT_EQ(m.warmup.stopped, "max_samples");
   EXPECT_FALSE(m.warmup.steady);
   EXPECT_EQ(m.warmup.samples, 300);
@@ -114,7 +114,7 @@ TEST(WarmupAuto, ASettledTimingWaitsForTheSmClock) {
   // Steady timings, but the SM clock ramps from 1200 to 1980 MHz over the first 150 samples.
   auto timer = curve_timer([](std::int64_t) { return 1.0; }, 9);
   int reads = 0;
-  const Measurement m = measure_with(timer, auto_protocol(), [&]() -> std::optional<double> {
+  const detail::Measurement m = measure_with(timer, auto_protocol(), [&]() -> std::optional<double> {
     const int i = reads++;
     return i < 150 ? 1200.0 + 780.0 * i / 150.0 : 1980.0;
   });
@@ -125,7 +125,7 @@ TEST(WarmupAuto, ASettledTimingWaitsForTheSmClock) {
 }
 
 TEST(WarmupAuto, ChangePointTestOnHandBuiltWindows) {
-  SteadyStateRule rule;
+  detail::SteadyStateRule rule;
   std::vector<double> flat(20, 1.0);
   for (std::size_t i = 0; i < flat.size(); ++i) flat[i] += 0.001 * static_cast<double>(i % 3);
   EXPECT_FALSE(change_point_in_window(flat, rule));
@@ -140,11 +140,11 @@ TEST(WarmupAuto, ChangePointTestOnHandBuiltWindows) {
 
 TEST(WarmupAuto, FixedCountIsRecordedAsSuch) {
   auto timer = curve_timer([](std::int64_t) { return 1.0; }, 10);
-  Protocol protocol;
+  detail::Protocol protocol;
   protocol.warmup_runs = 7;
   protocol.min_samples = 5;
   protocol.max_samples = 5;
-  const Measurement m = measure_with(timer, protocol);
+  const detail::Measurement m = measure_with(timer, protocol);
   EXPECT_EQ(m.warmup.mode, "fixed");
   EXPECT_EQ(m.warmup.stopped, "count");
   EXPECT_EQ(m.warmup.runs, 7);
@@ -157,14 +157,14 @@ namespace gbx {
 namespace {
 
 TEST(WarmupFlags, AutoAndItsBoundParseAndBadValuesAreRefused) {
-  const CommandLine line = parse_command_line({"--gbx_warmup=auto", "--gbx_warmup_max=50"});
+  const detail::CommandLine line = detail::parse_command_line({"--gbx_warmup=auto", "--gbx_warmup_max=50"});
   EXPECT_TRUE(line.protocol.warmup_auto);
   EXPECT_EQ(line.protocol.warmup_max_samples, 50);
-  EXPECT_FALSE(parse_command_line({"--gbx_warmup=3"}).protocol.warmup_auto);
+  EXPECT_FALSE(detail::parse_command_line({"--gbx_warmup=3"}).protocol.warmup_auto);
   const auto refusal = [](const std::vector<std::string>& args) -> std::string {
     try {
-      parse_command_line(args);
-    } catch (const FlagError& error) {
+      detail::parse_command_line(args);
+    } catch (const detail::FlagError& error) {
       return error.what();
     }
     return "";

@@ -6,25 +6,25 @@ namespace gbx {
 
 namespace {
 
-nlohmann::json value_json(const AxisValue& a) {
+nlohmann::json value_json(const detail::AxisValue& a) {
   switch (a.kind) {
-    case AxisValue::Kind::integer:
+    case detail::AxisValue::Kind::integer:
       return a.integer;
-    case AxisValue::Kind::real:
+    case detail::AxisValue::Kind::real:
       return finite_or_null(a.real);
-    case AxisValue::Kind::text:
+    case detail::AxisValue::Kind::text:
       break;
   }
   return a.text;
 }
 
-const char* kind_text(AxisValue::Kind kind) {
+const char* kind_text(detail::AxisValue::Kind kind) {
   switch (kind) {
-    case AxisValue::Kind::integer:
+    case detail::AxisValue::Kind::integer:
       return "integer";
-    case AxisValue::Kind::real:
+    case detail::AxisValue::Kind::real:
       return "real";
-    case AxisValue::Kind::text:
+    case detail::AxisValue::Kind::text:
       break;
   }
   return "text";
@@ -32,24 +32,24 @@ const char* kind_text(AxisValue::Kind kind) {
 
 }  // namespace
 
-nlohmann::json axes_record_json(const std::vector<AxisValue>& axes) {
+nlohmann::json axes_record_json(const std::vector<detail::AxisValue>& axes) {
   if (axes.empty()) return nullptr;
   nlohmann::json j = nlohmann::json::object();
-  for (const AxisValue& a : axes) j[a.name] = value_json(a);
+  for (const detail::AxisValue& a : axes) j[a.name] = value_json(a);
   return j;
 }
 
-nlohmann::json variant_axes_json(const std::vector<AxisValue>& axes) {
+nlohmann::json variant_axes_json(const std::vector<detail::AxisValue>& axes) {
   nlohmann::json names = nlohmann::json::array();
-  for (const AxisValue& a : axes) {
+  for (const detail::AxisValue& a : axes) {
     if (a.variant) names.push_back(a.name);
   }
   return names.empty() ? nlohmann::json() : names;
 }
 
-nlohmann::json axes_wire_json(const std::vector<AxisValue>& axes) {
+nlohmann::json axes_wire_json(const std::vector<detail::AxisValue>& axes) {
   nlohmann::json list = nlohmann::json::array();
-  for (const AxisValue& a : axes) {
+  for (const detail::AxisValue& a : axes) {
     list.push_back({{"name", a.name},
                     {"kind", kind_text(a.kind)},
                     {"integer", a.integer},
@@ -60,15 +60,15 @@ nlohmann::json axes_wire_json(const std::vector<AxisValue>& axes) {
   return list;
 }
 
-std::vector<AxisValue> axes_from_wire(const nlohmann::json& wire) {
-  std::vector<AxisValue> axes;
+std::vector<detail::AxisValue> axes_from_wire(const nlohmann::json& wire) {
+  std::vector<detail::AxisValue> axes;
   if (!wire.is_array()) return axes;
   for (const auto& j : wire) {
-    AxisValue a;
+    detail::AxisValue a;
     a.name = j.at("name").get<std::string>();
     const std::string kind = j.at("kind").get<std::string>();
-    a.kind =
-        kind == "integer" ? AxisValue::Kind::integer : (kind == "real" ? AxisValue::Kind::real : AxisValue::Kind::text);
+    a.kind = kind == "integer" ? detail::AxisValue::Kind::integer
+                               : (kind == "real" ? detail::AxisValue::Kind::real : detail::AxisValue::Kind::text);
     a.integer = j.at("integer").get<std::int64_t>();
     a.real = number_or(j, "real", 0.0);
     a.text = j.at("text").get<std::string>();
@@ -78,14 +78,14 @@ std::vector<AxisValue> axes_from_wire(const nlohmann::json& wire) {
   return axes;
 }
 
-nlohmann::json rotation_json(const Measurement& m) {
+nlohmann::json rotation_json(const detail::Measurement& m) {
   if (m.rotation_copies <= 0) return nullptr;
   return {{"copies", m.rotation_copies},
           {"bytes_per_run", finite_or_null(m.rotation_bytes_per_run)},
           {"cache_bytes", finite_or_null(m.rotation_cache_bytes)}};
 }
 
-void rotation_from_json(const nlohmann::json& rotation, Measurement& m) {
+void rotation_from_json(const nlohmann::json& rotation, detail::Measurement& m) {
   if (!rotation.is_object()) return;
   m.rotation_copies = rotation.at("copies").get<std::int64_t>();
   m.rotation_bytes_per_run = number_or(rotation, "bytes_per_run", 0.0);

@@ -15,7 +15,7 @@ namespace gbx {
 
 namespace {
 
-nlohmann::json protocol_json(const Protocol& p) {
+nlohmann::json protocol_json(const detail::Protocol& p) {
   return {{"warmup_runs", p.warmup_runs},
           {"min_samples", p.min_samples},
           {"max_samples", p.max_samples},
@@ -28,7 +28,7 @@ nlohmann::json protocol_json(const Protocol& p) {
           {"warmup_max_samples", p.warmup_auto ? nlohmann::json(p.warmup_max_samples) : nlohmann::json()}};
 }
 
-nlohmann::json accuracy_json(const RunRecord& r) {
+nlohmann::json accuracy_json(const detail::RunRecord& r) {
   if (!r.accuracy) return nullptr;
   const Accuracy& a = *r.accuracy;
   return {{"rel_l2_error", finite_or_null(a.rel_l2_error)},
@@ -39,7 +39,7 @@ nlohmann::json accuracy_json(const RunRecord& r) {
           {"passed", a.passed}};
 }
 
-nlohmann::json memory_json(const MemoryUsage& m) {
+nlohmann::json memory_json(const detail::MemoryUsage& m) {
   nlohmann::json j;
   const auto put = [&j](const char* key, const std::optional<std::int64_t>& value, const std::string& reason) {
     j[key] = value ? nlohmann::json(*value) : nlohmann::json();
@@ -53,12 +53,12 @@ nlohmann::json memory_json(const MemoryUsage& m) {
 
 }  // namespace
 
-nlohmann::json entry_json(const RunRecord& r, bool aggregate, const RunAnalysis* analysis) {
+nlohmann::json entry_json(const detail::RunRecord& r, bool aggregate, const RunAnalysis* analysis) {
   nlohmann::json g = {{"problem", r.problem}, {"variant", r.variant}, {"region", r.region}};
   if (!r.axes.empty()) g["axes"] = axes_record_json(r.axes);
   if (const auto names = variant_axes_json(r.axes); !names.is_null()) g["variant_axes"] = names;
   if (aggregate) return g;
-  const Measurement& m = r.measurement;
+  const detail::Measurement& m = r.measurement;
   g["declared"] = {{"flops_per_run", finite_or_null(r.flops_per_run)},
                    {"bytes_per_run", finite_or_null(r.bytes_per_run)},
                    {"seed", r.seed},
@@ -87,7 +87,7 @@ nlohmann::json entry_json(const RunRecord& r, bool aggregate, const RunAnalysis*
                                   {"samples", m.warmup.samples}, {"stopped", m.warmup.stopped},
                                   {"steady", m.warmup.steady},   {"max_samples", m.warmup.max_samples}};
   }
-  const StoppingOutcome& stop = r.stopping;
+  const detail::StoppingOutcome& stop = r.stopping;
   g["measurement"]["stopping"] = {
       {"rule", stop.rule},
       {"target_rel_ci", stop.rule == "target_rel_ci" ? finite_or_null(stop.target_rel_ci) : nlohmann::json()},
@@ -108,11 +108,11 @@ nlohmann::json entry_json(const RunRecord& r, bool aggregate, const RunAnalysis*
   return g;
 }
 
-bool left_out_of_benchmarks(const std::optional<RunRecord>& entry) {
+bool left_out_of_benchmarks(const std::optional<detail::RunRecord>& entry) {
   return entry && (entry->interrupted || entry->skipped);
 }
 
-nlohmann::json not_run_json(const std::string& name, const RunRecord& r) {
+nlohmann::json not_run_json(const std::string& name, const detail::RunRecord& r) {
   const std::string suffix = "/" + r.variant;
   const bool ends_with_variant = r.benchmark.size() > suffix.size() &&
                                  r.benchmark.compare(r.benchmark.size() - suffix.size(), suffix.size(), suffix) == 0;
@@ -188,7 +188,7 @@ std::string replace_non_finite_with_null(const std::string& text) {
 }
 
 nlohmann::json build_record(const std::string& google_benchmark_json,
-                            const std::vector<std::optional<RunRecord>>& entries, const RecordHeader& header,
+                            const std::vector<std::optional<detail::RunRecord>>& entries, const RecordHeader& header,
                             const std::vector<std::optional<RunAnalysis>>* analyses) {
   nlohmann::json record = nlohmann::json::parse(replace_non_finite_with_null(google_benchmark_json));
   auto& benchmarks = record["benchmarks"];

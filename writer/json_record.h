@@ -17,7 +17,7 @@ struct RecordHeader {
   std::string run_id;       // a UUID v4
   std::string created_utc;  // ISO 8601
   std::vector<std::string> command;
-  Protocol protocol;
+  detail::Protocol protocol;
   bool interrupted = false;  // SIGINT/SIGTERM stopped the run: only finished benchmarks are kept
   nlohmann::json environment = nlohmann::json::object();
   nlohmann::json sections = nlohmann::json::object();  // more keys of gbx at the top, e.g. "shard"
@@ -37,18 +37,18 @@ std::string replace_non_finite_with_null(const std::string& json_text);
 // entries[i]; otherwise they are computed here.
 // The `gbx` object of one benchmark entry (an aggregate row gets only problem, variant and region).
 // The statistics are computed here when analysis is null.
-nlohmann::json entry_json(const RunRecord& record, bool aggregate, const RunAnalysis* analysis = nullptr);
+nlohmann::json entry_json(const detail::RunRecord& record, bool aggregate, const RunAnalysis* analysis = nullptr);
 
 // Whether entries[i]'s row is left out of `benchmarks`: a benchmark an interrupt stopped, or one
 // that could not run here (listed in gbx.not_run instead, so that dashboards reading `benchmarks`
 // never take it for a 0 s result).
-bool left_out_of_benchmarks(const std::optional<RunRecord>& entry);
+bool left_out_of_benchmarks(const std::optional<detail::RunRecord>& entry);
 
 // One gbx.not_run item: {name, family, problem, variant, reason, reason_code}.
-nlohmann::json not_run_json(const std::string& name, const RunRecord& record);
+nlohmann::json not_run_json(const std::string& name, const detail::RunRecord& record);
 
 nlohmann::json build_record(const std::string& google_benchmark_json,
-                            const std::vector<std::optional<RunRecord>>& entries, const RecordHeader& header,
+                            const std::vector<std::optional<detail::RunRecord>>& entries, const RecordHeader& header,
                             const std::vector<std::optional<RunAnalysis>>* analyses = nullptr);
 
 }  // namespace gbx

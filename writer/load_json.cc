@@ -11,7 +11,7 @@ using Json = nlohmann::json;
 
 namespace {
 
-Json quantile_json(const std::optional<QuantileInterval>& q) {
+Json quantile_json(const std::optional<detail::QuantileInterval>& q) {
   if (!q) return nullptr;
   return {{"estimate", finite_or_null(q->estimate)},
           {"lower", finite_or_null(q->interval.lower)},
@@ -20,7 +20,7 @@ Json quantile_json(const std::optional<QuantileInterval>& q) {
           {"method", q->interval.method}};
 }
 
-Json rate_json(const std::optional<RateEstimate>& r) {
+Json rate_json(const std::optional<detail::RateEstimate>& r) {
   if (!r) return nullptr;
   Json j = {{"rate", finite_or_null(r->rate)},
             {"events", r->events},
@@ -38,7 +38,7 @@ Json rate_json(const std::optional<RateEstimate>& r) {
   return j;
 }
 
-Json littles_json(const std::optional<LittlesLawCheck>& c) {
+Json littles_json(const std::optional<detail::LittlesLawCheck>& c) {
   if (!c) return nullptr;
   return {{"throughput_per_second", finite_or_null(c->throughput)},
           {"mean_time_in_system_seconds", finite_or_null(c->mean_time_in_system)},
@@ -60,9 +60,9 @@ std::optional<double> optional_number(const Json& j, const char* key) {
   return found->get<double>();
 }
 
-std::optional<QuantileInterval> quantile_from(const Json& j) {
+std::optional<detail::QuantileInterval> quantile_from(const Json& j) {
   if (!j.is_object()) return std::nullopt;
-  QuantileInterval q;
+  detail::QuantileInterval q;
   q.estimate = number(j, "estimate");
   q.interval.lower = number(j, "lower");
   q.interval.upper = number(j, "upper");
@@ -71,22 +71,22 @@ std::optional<QuantileInterval> quantile_from(const Json& j) {
   return q;
 }
 
-std::optional<RateEstimate> rate_from(const Json& j) {
+std::optional<detail::RateEstimate> rate_from(const Json& j) {
   if (!j.is_object()) return std::nullopt;
-  RateEstimate r;
+  detail::RateEstimate r;
   r.rate = number(j, "rate");
   r.events = j.at("events").get<std::size_t>();
   r.window_seconds = number(j, "window_seconds");
   if (j.at("method").is_string()) {
     r.interval =
-        Interval{number(j, "lower"), number(j, "upper"), number(j, "level"), j.at("method").get<std::string>()};
+        detail::Interval{number(j, "lower"), number(j, "upper"), number(j, "level"), j.at("method").get<std::string>()};
   }
   return r;
 }
 
-std::optional<LittlesLawCheck> littles_from(const Json& j) {
+std::optional<detail::LittlesLawCheck> littles_from(const Json& j) {
   if (!j.is_object()) return std::nullopt;
-  LittlesLawCheck c;
+  detail::LittlesLawCheck c;
   c.throughput = number(j, "throughput_per_second");
   c.mean_time_in_system = number(j, "mean_time_in_system_seconds");
   c.mean_in_system = number(j, "mean_in_system");
@@ -104,31 +104,31 @@ std::string text_or_empty(const Json& j, const char* key) {
   return found != j.end() && found->is_string() ? found->get<std::string>() : std::string();
 }
 
-Json occupancy_json(const std::optional<OccupancyEstimate>& o) {
+Json occupancy_json(const std::optional<detail::OccupancyEstimate>& o) {
   if (!o) return nullptr;
   return {{"samples", o->samples},
           {"mean", finite_or_null(o->mean)},
           {"standard_error", finite_or_null(o->standard_error)}};
 }
 
-std::optional<OccupancyEstimate> occupancy_from(const Json& j, const char* key) {
+std::optional<detail::OccupancyEstimate> occupancy_from(const Json& j, const char* key) {
   const auto found = j.find(key);
   if (found == j.end() || !found->is_object()) return std::nullopt;
-  OccupancyEstimate o;
+  detail::OccupancyEstimate o;
   o.samples = found->at("samples").get<std::size_t>();
   o.mean = number(*found, "mean");
   o.standard_error = number(*found, "standard_error");
   return o;
 }
 
-Json overhead_json(const HarnessOverhead& o) {
+Json overhead_json(const detail::HarnessOverhead& o) {
   return {{"per_request_seconds", finite_or_null(o.per_request_seconds)},
           {"fraction_of_service", finite_or_null(o.fraction_of_service)},
           {"exceeded", o.exceeded}};
 }
 
-HarnessOverhead overhead_from(const Json& j) {
-  HarnessOverhead o;
+detail::HarnessOverhead overhead_from(const Json& j) {
+  detail::HarnessOverhead o;
   const auto found = j.find("harness_overhead");
   if (found == j.end() || !found->is_object()) return o;
   o.per_request_seconds = optional_number(*found, "per_request_seconds");
@@ -137,7 +137,7 @@ HarnessOverhead overhead_from(const Json& j) {
   return o;
 }
 
-Json validity_json(const LevelValidity& v) {
+Json validity_json(const detail::LevelValidity& v) {
   return {{"percentile", finite_or_null(v.percentile)},
           {"confidence", finite_or_null(v.confidence)},
           {"queries_needed", v.queries_needed},
@@ -148,8 +148,8 @@ Json validity_json(const LevelValidity& v) {
           {"reason", optional_text(v.reason)}};
 }
 
-LevelValidity validity_from(const Json& j) {
-  LevelValidity v;
+detail::LevelValidity validity_from(const Json& j) {
+  detail::LevelValidity v;
   const auto found = j.find("validity");
   if (found == j.end() || !found->is_object()) return v;
   v.percentile = number(*found, "percentile");
@@ -163,7 +163,7 @@ LevelValidity validity_from(const Json& j) {
   return v;
 }
 
-std::optional<LittlesLawCheck> optional_littles_from(const Json& j, const char* key) {
+std::optional<detail::LittlesLawCheck> optional_littles_from(const Json& j, const char* key) {
   const auto found = j.find(key);
   return found == j.end() ? std::nullopt : littles_from(*found);
 }
@@ -173,7 +173,7 @@ bool flag_or_false(const Json& j, const char* key) {
   return found != j.end() && found->is_boolean() && found->get<bool>();
 }
 
-Json open_level_json(const OpenLoopLevel& o) {
+Json open_level_json(const detail::OpenLoopLevel& o) {
   return {{"offered_load", finite_or_null(o.offered_load)},
           {"offered_per_second", finite_or_null(o.offered_rate)},
           {"arrived_per_second", finite_or_null(o.arrival_rate)},
@@ -206,8 +206,8 @@ Json open_level_json(const OpenLoopLevel& o) {
             {"late", o.lateness.late}}}};
 }
 
-OpenLoopLevel open_level_from(const Json& o) {
-  OpenLoopLevel level;
+detail::OpenLoopLevel open_level_from(const Json& o) {
+  detail::OpenLoopLevel level;
   level.offered_load = number(o, "offered_load");
   level.offered_rate = number(o, "offered_per_second");
   level.arrival_rate = number(o, "arrived_per_second");
@@ -241,7 +241,7 @@ OpenLoopLevel open_level_from(const Json& o) {
   return level;
 }
 
-Json peak_json(const std::optional<PeakSearch>& p) {
+Json peak_json(const std::optional<detail::PeakSearch>& p) {
   if (!p) return nullptr;
   Json steps = Json::array();
   for (const auto& step : p->steps) steps.push_back(open_level_json(step));
@@ -253,10 +253,10 @@ Json peak_json(const std::optional<PeakSearch>& p) {
           {"stopped", optional_text(p->stopped)}};
 }
 
-std::optional<PeakSearch> peak_from(const Json& j) {
+std::optional<detail::PeakSearch> peak_from(const Json& j) {
   const auto found = j.find("peak_search");
   if (found == j.end() || !found->is_object()) return std::nullopt;
-  PeakSearch p;
+  detail::PeakSearch p;
   p.peak_rate = optional_number(*found, "peak_per_second");
   p.lower_rate = number(*found, "lower_per_second");
   p.upper_rate = number(*found, "upper_per_second");
@@ -268,7 +268,7 @@ std::optional<PeakSearch> peak_from(const Json& j) {
 
 }  // namespace
 
-Json load_json(const LoadResult& load) {
+Json load_json(const detail::LoadResult& load) {
   Json closed = Json::array();
   for (const auto& c : load.closed_loop) {
     closed.push_back({{"concurrency", c.concurrency},
@@ -311,8 +311,8 @@ Json load_json(const LoadResult& load) {
       {"error", optional_text(load.error)}};
 }
 
-LoadResult load_from_json(const Json& j) {
-  LoadResult load;
+detail::LoadResult load_from_json(const Json& j) {
+  detail::LoadResult load;
   load.workers = j.at("workers").get<std::string>();
   load.arrivals =
       j.at("arrivals").get<std::string>() == "constant" ? ArrivalProcess::constant : ArrivalProcess::poisson;
@@ -321,7 +321,7 @@ LoadResult load_from_json(const Json& j) {
   load.littles_law_tolerance = number(j, "littles_law_tolerance");
   load.saturation_tolerance = number(j, "saturation_tolerance");
   for (const Json& c : j.at("closed_loop")) {
-    ClosedLoopLevel level;
+    detail::ClosedLoopLevel level;
     level.concurrency = c.at("concurrency").get<std::int64_t>();
     level.requests = c.at("requests").get<std::int64_t>();
     level.window_seconds = number(c, "window_seconds");

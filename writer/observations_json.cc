@@ -19,9 +19,9 @@ std::optional<double> number_at(const Json& j, const char* key) {
   return found->get<double>();
 }
 
-Json use_json(const std::optional<EnergyUse>& use) {
+Json use_json(const std::optional<detail::EnergyUse>& use) {
   if (!use) return nullptr;
-  const EnergyUse& u = *use;
+  const detail::EnergyUse& u = *use;
   Json j = {{"source", u.source},
             {"joules_per_run", optional_number(u.joules_per_run)},
             {"lower", optional_number(u.lower)},
@@ -36,9 +36,9 @@ Json use_json(const std::optional<EnergyUse>& use) {
   return j;
 }
 
-std::optional<EnergyUse> use_from(const Json& j) {
+std::optional<detail::EnergyUse> use_from(const Json& j) {
   if (!j.is_object()) return std::nullopt;
-  EnergyUse u;
+  detail::EnergyUse u;
   u.source = j.value("source", std::string());
   u.unavailable = j.value("unavailable", std::string());
   u.joules_per_run = number_at(j, "joules_per_run");
@@ -55,14 +55,14 @@ std::optional<EnergyUse> use_from(const Json& j) {
 
 }  // namespace
 
-Json energy_json(const Observations& observed) {
+Json energy_json(const detail::Observations& observed) {
   if (!observed.gpu_energy && !observed.cpu_energy) return nullptr;
   return {{"gpu", use_json(observed.gpu_energy)}, {"cpu", use_json(observed.cpu_energy)}};
 }
 
-Json clocks_json(const Observations& observed) {
+Json clocks_json(const detail::Observations& observed) {
   if (!observed.clocks) return nullptr;
-  const ClockObservation& c = *observed.clocks;
+  const detail::ClockObservation& c = *observed.clocks;
   Json j = {{"readings", c.readings},
             {"period_seconds", finite_or_null(c.period_seconds)},
             {"sm_mhz",
@@ -79,14 +79,14 @@ Json clocks_json(const Observations& observed) {
   return j;
 }
 
-Observations observations_from_json(const Json& energy, const Json& clocks) {
-  Observations o;
+detail::Observations observations_from_json(const Json& energy, const Json& clocks) {
+  detail::Observations o;
   if (energy.is_object()) {
     o.gpu_energy = use_from(energy.value("gpu", Json()));
     o.cpu_energy = use_from(energy.value("cpu", Json()));
   }
   if (clocks.is_object()) {
-    ClockObservation c;
+    detail::ClockObservation c;
     c.unavailable = clocks.value("unavailable", std::string());
     c.readings = clocks.value("readings", std::int64_t{0});
     c.period_seconds = number_at(clocks, "period_seconds").value_or(0.0);
@@ -109,12 +109,12 @@ Observations observations_from_json(const Json& energy, const Json& clocks) {
 
 namespace {
 
-std::optional<EnergyUse> merge_energy(const std::vector<const std::optional<EnergyUse>*>& parts) {
-  std::optional<EnergyUse> merged;
+std::optional<detail::EnergyUse> merge_energy(const std::vector<const std::optional<detail::EnergyUse>*>& parts) {
+  std::optional<detail::EnergyUse> merged;
   std::vector<double> per_process;
   for (const auto* part : parts) {
     if (!*part) continue;
-    const EnergyUse& u = **part;
+    const detail::EnergyUse& u = **part;
     if (!merged) {
       merged = u;
       merged->joules = merged->seconds = 0.0;
@@ -149,9 +149,9 @@ std::optional<EnergyUse> merge_energy(const std::vector<const std::optional<Ener
 
 }  // namespace
 
-Observations merge_observations(const std::vector<const Observations*>& parts) {
-  Observations merged;
-  std::vector<const std::optional<EnergyUse>*> gpu, cpu;
+detail::Observations merge_observations(const std::vector<const detail::Observations*>& parts) {
+  detail::Observations merged;
+  std::vector<const std::optional<detail::EnergyUse>*> gpu, cpu;
   for (const auto* part : parts) {
     gpu.push_back(&part->gpu_energy);
     cpu.push_back(&part->cpu_energy);
@@ -162,7 +162,7 @@ Observations merge_observations(const std::vector<const Observations*>& parts) {
   std::int64_t sm_readings = 0;
   for (const auto* part : parts) {
     if (!part->clocks) continue;
-    const ClockObservation& c = *part->clocks;
+    const detail::ClockObservation& c = *part->clocks;
     if (!merged.clocks) {
       merged.clocks = c;
       merged.clocks->readings = merged.clocks->thermal_readings = merged.clocks->power_readings = 0;
@@ -170,7 +170,7 @@ Observations merge_observations(const std::vector<const Observations*>& parts) {
       merged.clocks->throttle_reasons.clear();
       merged.clocks->clock_changed = false;
     }
-    ClockObservation& m = *merged.clocks;
+    detail::ClockObservation& m = *merged.clocks;
     const auto low = [](std::optional<double>& into, const std::optional<double>& v) {
       if (v && (!into || *v < *into)) into = v;
     };
@@ -198,11 +198,12 @@ Observations merge_observations(const std::vector<const Observations*>& parts) {
     if (m.unavailable.empty() || c.unavailable.empty()) m.unavailable = c.unavailable;
   }
   if (merged.clocks) {
-    ClockObservation& m = *merged.clocks;
+    detail::ClockObservation& m = *merged.clocks;
     if (sm_readings > 0) m.sm_mhz_mean = sm_sum / static_cast<double>(sm_readings);
     // Each process's clock may be steady at a different level: the joined range decides.
     if (m.sm_mhz_max && *m.sm_mhz_max > 0.0) {
-      m.clock_changed = m.clock_changed || (*m.sm_mhz_max - *m.sm_mhz_min) / *m.sm_mhz_max > kClockChangeTolerance;
+      m.clock_changed =
+          m.clock_changed || (*m.sm_mhz_max - *m.sm_mhz_min) / *m.sm_mhz_max > detail::kClockChangeTolerance;
     }
   }
   return merged;

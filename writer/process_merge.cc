@@ -38,9 +38,9 @@ RowKey key_of(const Json& row) {
 bool is_error(const Json& row) { return row.value("error_occurred", false); }
 
 // The fixture records of one repetition across processes, as one: every sample, in process order.
-RunRecord merge_records(const std::vector<const RunRecord*>& parts) {
-  RunRecord merged = *parts.front();
-  Measurement& m = merged.measurement;
+detail::RunRecord merge_records(const std::vector<const detail::RunRecord*>& parts) {
+  detail::RunRecord merged = *parts.front();
+  detail::Measurement& m = merged.measurement;
   m.samples.clear();
   m.warmup_runs = m.calibration_runs = m.flushes = 0;
   m.warmup.runs = m.warmup.samples = 0;
@@ -48,10 +48,10 @@ RunRecord merge_records(const std::vector<const RunRecord*>& parts) {
   std::vector<double> cpu;
   std::vector<double> batches;
   std::optional<double> worst_rel_ci;
-  std::vector<const Observations*> observed;
-  for (const RunRecord* part : parts) {
+  std::vector<const detail::Observations*> observed;
+  for (const detail::RunRecord* part : parts) {
     observed.push_back(&part->observed);
-    const Measurement& p = part->measurement;
+    const detail::Measurement& p = part->measurement;
     m.warmup.runs += p.warmup.runs;
     m.warmup.samples += p.warmup.samples;
     if (!p.warmup.steady && m.warmup.steady) {
@@ -198,7 +198,7 @@ void merge_benchmark(const std::string& name, const std::vector<ProcessOutcome>&
       out.push_back(std::move(merged));
       continue;
     }
-    std::vector<const RunRecord*> records;
+    std::vector<const detail::RunRecord*> records;
     std::vector<std::vector<double>> sample_groups;
     double coarsest_tick = 0.0;  // groups may differ in batch: the interval allows for the coarsest
     std::vector<double> real_values;
@@ -207,7 +207,7 @@ void merge_benchmark(const std::string& name, const std::vector<ProcessOutcome>&
     for (const auto& [o, r] : parts) {
       if (!r->record) continue;
       records.push_back(&*r->record);
-      const Measurement& pm = r->record->measurement;
+      const detail::Measurement& pm = r->record->measurement;
       sample_groups.push_back(pm.samples);
       const double tick = pm.batch >= 1 ? pm.timer_resolution_seconds / static_cast<double>(pm.batch) : 0.0;
       if (std::isfinite(tick)) coarsest_tick = std::max(coarsest_tick, tick);
@@ -220,7 +220,7 @@ void merge_benchmark(const std::string& name, const std::vector<ProcessOutcome>&
                         {"count", r->record->measurement.samples.size()},
                         {"batch", r->record->measurement.batch}});
     }
-    RunRecord record = merge_records(records);
+    detail::RunRecord record = merge_records(records);
     Json row = model_row.benchmark;
     const double real = middle(real_values);
     row["real_time"] = finite_or_null(real);
@@ -271,7 +271,7 @@ Json processes_json(const ProcessRunResults& results) {
 Json build_process_record(const ProcessRunResults& results, const std::vector<MergedRow>& rows, const Json& context,
                           const RecordHeader& header) {
   Json google_benchmark = {{"context", context}, {"benchmarks", Json::array()}};
-  std::vector<std::optional<RunRecord>> records;
+  std::vector<std::optional<detail::RunRecord>> records;
   std::vector<std::optional<RunAnalysis>> analyses;
   for (const auto& row : rows) {
     google_benchmark["benchmarks"].push_back(row.benchmark);

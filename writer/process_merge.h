@@ -16,7 +16,7 @@ namespace gbx {
 // One row a child process reported: Google Benchmark's JSON entry and the fixture's record behind it.
 struct ProcessRow {
   nlohmann::json benchmark;
-  std::optional<RunRecord> record;
+  std::optional<detail::RunRecord> record;
 };
 
 // One launch of a child. A process whose child died is continued by a new launch with the same index.
@@ -53,7 +53,7 @@ struct ProcessRunResults {
 // and how its samples split into processes (empty for aggregates and failures).
 struct MergedRow {
   nlohmann::json benchmark;
-  std::optional<RunRecord> record;
+  std::optional<detail::RunRecord> record;
   std::optional<RunAnalysis> analysis;
   nlohmann::json process_samples;  // the `gbx.process_samples` array, or null
 };

@@ -17,8 +17,9 @@ namespace {
 
 using Json = nlohmann::json;
 
-TimerKind timer_from(const std::string& text) {
-  for (TimerKind kind : {TimerKind::cuda_event, TimerKind::host_wall, TimerKind::cpu, TimerKind::simulated}) {
+detail::TimerKind timer_from(const std::string& text) {
+  for (detail::TimerKind kind : {detail::TimerKind::cuda_event, detail::TimerKind::host_wall, detail::TimerKind::cpu,
+                                 detail::TimerKind::simulated}) {
     if (text == to_string(kind)) return kind;
   }
   throw std::runtime_error("unknown timer '" + text + "' in a child's report");
@@ -26,7 +27,7 @@ TimerKind timer_from(const std::string& text) {
 
 }  // namespace
 
-Json run_record_json(const RunRecord& r) {
+Json run_record_json(const detail::RunRecord& r) {
   Json j = {{"benchmark", r.benchmark},
             {"args", r.args},
             {"problem", r.problem},
@@ -49,14 +50,14 @@ Json run_record_json(const RunRecord& r) {
                      {"tolerance", finite_or_null(a.tolerance)},
                      {"passed", a.passed}};
   }
-  const MemoryUsage& mem = r.memory;
+  const detail::MemoryUsage& mem = r.memory;
   j["memory"] = {{"device_bytes", mem.device_bytes ? Json(*mem.device_bytes) : Json()},
                  {"device_bytes_unavailable", mem.device_bytes_unavailable},
                  {"device_peak_bytes", mem.device_peak_bytes ? Json(*mem.device_peak_bytes) : Json()},
                  {"device_peak_bytes_unavailable", mem.device_peak_bytes_unavailable},
                  {"host_peak_bytes", mem.host_peak_bytes ? Json(*mem.host_peak_bytes) : Json()},
                  {"host_peak_bytes_unavailable", mem.host_peak_bytes_unavailable}};
-  const Measurement& m = r.measurement;
+  const detail::Measurement& m = r.measurement;
   Json samples = Json::array();
   for (double s : m.samples) samples.push_back(finite_or_null(s));
   j["measurement"] = {{"samples", std::move(samples)},
@@ -93,8 +94,8 @@ Json run_record_json(const RunRecord& r) {
   return j;
 }
 
-RunRecord run_record_from_json(const Json& j) {
-  RunRecord r;
+detail::RunRecord run_record_from_json(const Json& j) {
+  detail::RunRecord r;
   r.benchmark = j.at("benchmark").get<std::string>();
   r.args = j.at("args").get<std::vector<std::int64_t>>();
   r.problem = j.at("problem").get<std::string>();
@@ -126,7 +127,7 @@ RunRecord run_record_from_json(const Json& j) {
   r.memory.host_peak_bytes = optional_from<std::int64_t>(mem, "host_peak_bytes");
   r.memory.host_peak_bytes_unavailable = mem.at("host_peak_bytes_unavailable").get<std::string>();
   const Json& m = j.at("measurement");
-  Measurement& out = r.measurement;
+  detail::Measurement& out = r.measurement;
   for (const auto& s : m.at("samples")) out.samples.push_back(s.is_number() ? s.get<double>() : std::nan(""));
   out.batch = m.at("batch").get<std::int64_t>();
   out.warmup_runs = m.at("warmup_runs").get<std::int64_t>();
@@ -135,7 +136,8 @@ RunRecord run_record_from_json(const Json& j) {
   out.timer_resolution_seconds = number_or(m, "timer_resolution_seconds", std::nan(""));
   out.timer = timer_from(m.at("timer").get<std::string>());
   const std::string cache = m.at("cache").get<std::string>();
-  out.cache = cache == "cold" ? CacheMode::cold : (cache == "rotate" ? CacheMode::rotate : CacheMode::hot);
+  out.cache = cache == "cold" ? detail::CacheMode::cold
+                              : (cache == "rotate" ? detail::CacheMode::rotate : detail::CacheMode::hot);
   if (const auto rotation = m.find("rotation"); rotation != m.end()) rotation_from_json(*rotation, out);
   out.wall_seconds = number_or(m, "wall_seconds", std::nan(""));
   out.cpu_seconds_per_run = number_or(m, "cpu_seconds_per_run", std::nan(""));

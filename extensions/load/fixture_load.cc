@@ -68,11 +68,11 @@ std::string reason_to_skip(LoadPlan& plan, double median_seconds) {
 
 }  // namespace
 
-std::optional<LoadResult> FixtureLoadAccess::measure(FixtureBase& fixture, const benchmark::State& state,
-                                                     const std::vector<std::int64_t>& args) {
+std::optional<detail::LoadResult> FixtureLoadAccess::measure(FixtureBase& fixture, const benchmark::State& state,
+                                                             const std::vector<std::int64_t>& args) {
   LoadPlan plan;
-  if (!effective_load_plan(fixture.load_plan_.get(), active_load_flags(), args, plan)) return std::nullopt;
-  LoadResult result;
+  if (!effective_load_plan(fixture.load_plan_.get(), detail::active_load_flags(), args, plan)) return std::nullopt;
+  detail::LoadResult result;
   result.workers = std::string(fixture.region()) == "cpu" ? "threads" : "streams";
   result.arrivals = plan.arrivals;
   result.arrival_seed = plan.arrival_seed;
@@ -114,7 +114,7 @@ std::optional<LoadResult> FixtureLoadAccess::measure(FixtureBase& fixture, const
       workers.set_up.push_back(false);
       FixtureBase& other = *workers.fixtures.back();
       other.identify(fixture.family_, fixture.variant_);
-      other.record_ = RunRecord{};
+      other.record_ = detail::RunRecord{};
       other.record_.seed = fixture.record_.seed;
       other.acquire();
       workers.acquired.back() = true;
@@ -128,7 +128,7 @@ std::optional<LoadResult> FixtureLoadAccess::measure(FixtureBase& fixture, const
     {
       ThreadServicePool pool(std::move(runs));
       ThreadServicePool noop(noops(worker_count));
-      LoadResult measured = run_load_sweep(pool, plan, interrupt_requested, &noop);
+      detail::LoadResult measured = run_load_sweep(pool, plan, interrupt_requested, &noop);
       measured.workers = result.workers;
       measured.requested = result.requested;
       result = std::move(measured);

@@ -20,8 +20,8 @@ class FixtureLoadAccess {
   // the same state and seed, so each worker owns a copy of the inputs (and a CUDA fixture, its own
   // stream). Throws Interrupted when a signal came during the sweep; any other failure is kept in
   // LoadResult::error and the benchmark's own measurement stands.
-  static std::optional<LoadResult> measure(FixtureBase& fixture, const benchmark::State& state,
-                                           const std::vector<std::int64_t>& args);
+  static std::optional<detail::LoadResult> measure(FixtureBase& fixture, const benchmark::State& state,
+                                                   const std::vector<std::int64_t>& args);
 };
 
 }  // namespace gbx

@@ -37,14 +37,14 @@ std::string seconds_text(double seconds) {
 
 }  // namespace
 
-std::optional<OccupancyEstimate> occupancy_in_window(const std::vector<OccupancySample>& samples, double window_start,
-                                                     double window_end) {
+std::optional<detail::OccupancyEstimate> occupancy_in_window(const std::vector<OccupancySample>& samples,
+                                                             double window_start, double window_end) {
   std::vector<double> inside;
   for (const auto& s : samples) {
     if (s.time >= window_start && s.time <= window_end) inside.push_back(s.in_flight);
   }
   if (inside.empty()) return std::nullopt;
-  OccupancyEstimate e;
+  detail::OccupancyEstimate e;
   e.samples = inside.size();
   e.mean = mean_of(inside);
   constexpr std::size_t kBatches = 10;
@@ -63,18 +63,18 @@ std::optional<OccupancyEstimate> occupancy_in_window(const std::vector<Occupancy
   return e;
 }
 
-std::optional<LittlesLawCheck> independent_littles_law(double throughput, double mean_time,
-                                                       const std::optional<OccupancyEstimate>& sampled,
-                                                       double tolerance) {
+std::optional<detail::LittlesLawCheck> independent_littles_law(double throughput, double mean_time,
+                                                               const std::optional<detail::OccupancyEstimate>& sampled,
+                                                               double tolerance) {
   if (!sampled || sampled->samples < kMinimumOccupancySamples) return std::nullopt;
   const double larger = std::max(throughput * mean_time, sampled->mean);
   const double noise = larger > 0.0 ? 3.0 * sampled->standard_error / larger : 0.0;
   return littles_law_check(throughput, mean_time, sampled->mean, std::min(0.99, tolerance + noise));
 }
 
-LevelValidity judge_validity(std::vector<double> latencies, double latency_bound, double confidence,
-                             const std::string& not_valid_because) {
-  LevelValidity v;
+detail::LevelValidity judge_validity(std::vector<double> latencies, double latency_bound, double confidence,
+                                     const std::string& not_valid_because) {
+  detail::LevelValidity v;
   v.confidence = confidence;
   v.queries = static_cast<std::int64_t>(latencies.size());
   v.queries_needed = queries_for_percentile(v.percentile, confidence).value_or(0);
@@ -103,9 +103,9 @@ LevelValidity judge_validity(std::vector<double> latencies, double latency_bound
   return v;
 }
 
-ClosedLoopLevel analyze_closed_loop(const ClosedLoopRun& run, std::int64_t concurrency, double littles_tolerance,
-                                    double latency_bound, double confidence) {
-  ClosedLoopLevel level;
+detail::ClosedLoopLevel analyze_closed_loop(const ClosedLoopRun& run, std::int64_t concurrency,
+                                            double littles_tolerance, double latency_bound, double confidence) {
+  detail::ClosedLoopLevel level;
   level.concurrency = concurrency;
   level.time_bound_reached = run.time_bound_reached;
   const double ws = run.window_start;
@@ -142,10 +142,10 @@ ClosedLoopLevel analyze_closed_loop(const ClosedLoopRun& run, std::int64_t concu
   return level;
 }
 
-OpenLoopLevel analyze_open_loop(const OpenLoopRun& run, double offered_rate, std::int64_t servers,
-                                double littles_tolerance, double saturation_tolerance, double latency_bound,
-                                double confidence) {
-  OpenLoopLevel level;
+detail::OpenLoopLevel analyze_open_loop(const OpenLoopRun& run, double offered_rate, std::int64_t servers,
+                                        double littles_tolerance, double saturation_tolerance, double latency_bound,
+                                        double confidence) {
+  detail::OpenLoopLevel level;
   level.offered_rate = offered_rate;
   level.servers = servers;
   level.not_released = run.not_released;
@@ -206,7 +206,7 @@ OpenLoopLevel analyze_open_loop(const OpenLoopRun& run, double offered_rate, std
   return level;
 }
 
-void summarize_sweep(LoadResult& result) {
+void summarize_sweep(detail::LoadResult& result) {
   result.saturation_offered_rate.reset();
   result.max_achieved_rate.reset();
   result.throughput_at_bound.reset();

@@ -149,13 +149,13 @@ std::optional<double> harness_overhead_per_request(ServicePool& noop, std::size_
   return workers * (run.window_end - run.window_start) / static_cast<double>(inside);
 }
 
-OpenLoopLevel run_open_level(ServicePool& pool, const LoadPlan& plan, double rate, ServicePool* noop) {
+detail::OpenLoopLevel run_open_level(ServicePool& pool, const LoadPlan& plan, double rate, ServicePool* noop) {
   const auto warmup = static_cast<std::size_t>(std::max<std::int64_t>(plan.warmup_requests, 0));
   const auto offsets =
       arrival_offsets(plan.arrivals, rate, warmup + static_cast<std::size_t>(plan.requests), plan.arrival_seed);
   const auto run =
       run_open_loop(pool, static_cast<std::size_t>(plan.servers), offsets, warmup, plan.max_seconds_per_level);
-  OpenLoopLevel level =
+  detail::OpenLoopLevel level =
       analyze_open_loop(run, rate, plan.servers, plan.littles_law_tolerance, plan.saturation_tolerance,
                         plan.latency_bound_seconds, plan.percentile_confidence);
   if (noop != nullptr && level.service_mean_seconds > 0.0) {
@@ -165,7 +165,7 @@ OpenLoopLevel run_open_level(ServicePool& pool, const LoadPlan& plan, double rat
     const std::vector<double> few(offsets.begin(), offsets.begin() + few_count);
     const OpenLoopRun idle =
         run_open_loop(*noop, static_cast<std::size_t>(plan.servers), few, warmup, plan.max_seconds_per_level);
-    const OpenLoopLevel idle_level =
+    const detail::OpenLoopLevel idle_level =
         analyze_open_loop(idle, rate, plan.servers, plan.littles_law_tolerance, plan.saturation_tolerance);
     if (idle_level.requests > 0) {
       level.overhead.per_request_seconds = idle_level.latency_mean_seconds;
@@ -176,9 +176,9 @@ OpenLoopLevel run_open_level(ServicePool& pool, const LoadPlan& plan, double rat
   return level;
 }
 
-LoadResult run_load_sweep(ServicePool& pool, const LoadPlan& plan, const std::function<bool()>& interrupted,
-                          ServicePool* noop) {
-  LoadResult result;
+detail::LoadResult run_load_sweep(ServicePool& pool, const LoadPlan& plan, const std::function<bool()>& interrupted,
+                                  ServicePool* noop) {
+  detail::LoadResult result;
   result.arrivals = plan.arrivals;
   result.arrival_seed = plan.arrival_seed;
   result.latency_bound_seconds = plan.latency_bound_seconds;
@@ -189,10 +189,10 @@ LoadResult run_load_sweep(ServicePool& pool, const LoadPlan& plan, const std::fu
     if (stop()) return result;
     const auto run = run_closed_loop(pool, static_cast<std::size_t>(concurrency), plan.warmup_requests, plan.requests,
                                      plan.max_seconds_per_level);
-    ClosedLoopLevel level = analyze_closed_loop(run, concurrency, plan.littles_law_tolerance,
-                                                plan.latency_bound_seconds, plan.percentile_confidence);
+    detail::ClosedLoopLevel level = analyze_closed_loop(run, concurrency, plan.littles_law_tolerance,
+                                                        plan.latency_bound_seconds, plan.percentile_confidence);
     if (noop != nullptr && level.latency_mean_seconds > 0.0) {
-      HarnessOverhead& o = level.overhead;
+      detail::HarnessOverhead& o = level.overhead;
       o.per_request_seconds = harness_overhead_per_request(*noop, static_cast<std::size_t>(concurrency), plan.requests,
                                                            std::min(plan.max_seconds_per_level, 0.05));
       if (o.per_request_seconds) {
@@ -215,7 +215,7 @@ LoadResult run_load_sweep(ServicePool& pool, const LoadPlan& plan, const std::fu
   }
   for (const double load : result.capacity_rate ? plan.offered_load : std::vector<double>{}) {
     if (stop()) break;
-    OpenLoopLevel level = run_open_level(pool, plan, load * *result.capacity_rate, noop);
+    detail::OpenLoopLevel level = run_open_level(pool, plan, load * *result.capacity_rate, noop);
     level.offered_load = load;
     result.open_loop.push_back(std::move(level));
   }

@@ -106,13 +106,13 @@ std::optional<double> harness_overhead_per_request(ServicePool& noop, std::size_
 
 // One open-loop level at `rate` per second, with the plan's arrivals, requests and bound, analysed;
 // with `noop`, its harness overhead (a no-op's latency at the same rate) too.
-OpenLoopLevel run_open_level(ServicePool& pool, const LoadPlan& plan, double rate, ServicePool* noop = nullptr);
+detail::OpenLoopLevel run_open_level(ServicePool& pool, const LoadPlan& plan, double rate, ServicePool* noop = nullptr);
 
 // A whole sweep on one pool: the closed-loop levels, then the open-loop ones at plan.offered_load x
 // the capacity (the closed-loop throughput at plan.servers), then the peak search when asked for.
 // `noop`, when given, is the same number of workers serving nothing: each level's harness overhead.
 // `interrupted`, when set and true, ends the sweep between levels (the caller throws).
-LoadResult run_load_sweep(ServicePool& pool, const LoadPlan& plan, const std::function<bool()>& interrupted = {},
-                          ServicePool* noop = nullptr);
+detail::LoadResult run_load_sweep(ServicePool& pool, const LoadPlan& plan,
+                                  const std::function<bool()>& interrupted = {}, ServicePool* noop = nullptr);
 
 }  // namespace gbx

@@ -8,8 +8,9 @@
 
 namespace gbx {
 
-PeakSearch find_peak(ServicePool& pool, const LoadPlan& plan, double capacity, const std::function<bool()>& stop) {
-  PeakSearch search;
+detail::PeakSearch find_peak(ServicePool& pool, const LoadPlan& plan, double capacity,
+                             const std::function<bool()>& stop) {
+  detail::PeakSearch search;
   search.lower_rate = 0.0;
   search.upper_rate = capacity;
   // Below this rate a level's time bound ends it before it has the queries its p99 needs: such a step
@@ -30,7 +31,7 @@ PeakSearch find_peak(ServicePool& pool, const LoadPlan& plan, double capacity, c
       search.stopped = text;
       break;
     }
-    OpenLoopLevel level = run_open_level(pool, plan, rate);
+    detail::OpenLoopLevel level = run_open_level(pool, plan, rate);
     level.offered_load = rate / capacity;
     if (!level.validity.enough_queries) {
       std::snprintf(text, sizeof text, "the step at %.4g/s had %lld queries, too few to judge its p99", rate,

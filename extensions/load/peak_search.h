@@ -16,6 +16,7 @@ namespace gbx {
 // plan.peak_max_steps, or when `stop` says so. Assumes the p99 grows with the rate, as it does in a
 // stable queue; a step against it on a noisy machine narrows the interval to the wrong side of the
 // peak, which the steps recorded show.
-PeakSearch find_peak(ServicePool& pool, const LoadPlan& plan, double capacity, const std::function<bool()>& stop);
+detail::PeakSearch find_peak(ServicePool& pool, const LoadPlan& plan, double capacity,
+                             const std::function<bool()>& stop);
 
 }  // namespace gbx

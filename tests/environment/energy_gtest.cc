@@ -47,7 +47,7 @@ TEST(EnergyTally, ScriptedCounterGivesJoulesPerRunWithATInterval) {
     tally.before(static_cast<double>(*nvml.total_energy_mj(device, why)) * 1e-3, sample * 1.0);
     tally.after(static_cast<double>(*nvml.total_energy_mj(device, why)) * 1e-3, sample * 1.0 + 0.5, 10);
   }
-  const EnergyUse use = tally.result();
+  const detail::EnergyUse use = tally.result();
   ASSERT_TRUE(use.joules_per_run);
   EXPECT_NEAR(*use.joules_per_run, 0.1, 1e-12);
   EXPECT_NEAR(*use.lower, 0.1 - 0.124207, 1e-6);
@@ -81,19 +81,19 @@ TEST(Observer, MeasuresEnergyPerRunAndFlagsClocksAroundAMeasurement) {
   // The counter's first answer is read when the benchmark starts (is it there at all?), then
   // each sample reads it twice.
   auto timer = gbx_test::SimulatedTimer::constant(1e-3, 1e-5);
-  Protocol protocol;
+  detail::Protocol protocol;
   protocol.warmup_runs = 0;
   protocol.min_samples = 4;
   protocol.max_samples = 4;
   protocol.batch_resolution_factor = 400.0;  // 4 ms samples of 1 ms runs: batches of several runs
-  MeasurementHooks hooks;
+  detail::MeasurementHooks hooks;
   hooks.run = [&] { timer.run(); };
   hooks.now_seconds = [&] { return timer.now_seconds(); };
   hooks.sample_started = [&] { observer.sample_started(); };
   hooks.sample_finished = [&](std::int64_t runs) { observer.sample_finished(runs); };
-  const Measurement m = measure(protocol, timer, hooks);
+  const detail::Measurement m = measure(protocol, timer, hooks);
   ASSERT_GT(m.batch, 1);
-  const Observations seen = observer.benchmark_finished();
+  const detail::Observations seen = observer.benchmark_finished();
   ASSERT_TRUE(seen.gpu_energy);
   ASSERT_TRUE(seen.gpu_energy->joules_per_run) << seen.gpu_energy->unavailable;
   EXPECT_DOUBLE_EQ(*seen.gpu_energy->joules_per_run, 2.0 / static_cast<double>(m.batch));
@@ -115,7 +115,7 @@ TEST(Observer, MeasuresEnergyPerRunAndFlagsClocksAroundAMeasurement) {
 
 TEST(ClockSampler, SummaryOfSteadyClocksIsUnflagged) {
   const std::vector<ClockReading> readings = {{1980, 2619, 0}, {1975, 2619, 0}, {1980, 2619, 0x4}};
-  const ClockObservation c = summarize_clocks(readings, 0.01);
+  const detail::ClockObservation c = summarize_clocks(readings, 0.01);
   EXPECT_FALSE(c.clock_changed);  // 5 MHz of 1980: within tolerance
   EXPECT_DOUBLE_EQ(*c.sm_mhz_mean, (1980.0 + 1975.0 + 1980.0) / 3.0);
   EXPECT_EQ(c.power_readings, 1);

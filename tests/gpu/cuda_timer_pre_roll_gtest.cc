@@ -51,24 +51,24 @@ class LoggingCalls final : public gbx::CudaEventCalls {
 
 struct Observed {
   std::vector<std::string> log;
-  gbx::Measurement measurement;
+  gbx::detail::Measurement measurement;
   std::uint64_t shortest_pre_roll_ns = 0;
 };
 
-Observed measure_with_logging_calls(gbx::CacheMode cache) {
+Observed measure_with_logging_calls(gbx::detail::CacheMode cache) {
   auto calls = std::make_shared<LoggingCalls>();
   gbx::CudaEventTimer timer(fake_stream(), calls);
-  gbx::Protocol protocol;
+  gbx::detail::Protocol protocol;
   protocol.warmup_runs = 2;
   protocol.min_samples = 5;
   protocol.cache = cache;
-  gbx::MeasurementHooks hooks;
+  gbx::detail::MeasurementHooks hooks;
   hooks.run = [&] { calls->log.push_back("run"); };
   hooks.flush = [&] { calls->log.push_back("flush"); };
   double now = 0.0;
   hooks.now_seconds = [&] { return now += 1e-6; };
   Observed observed;
-  observed.measurement = gbx::measure(protocol, timer, hooks);
+  observed.measurement = gbx::detail::measure(protocol, timer, hooks);
   observed.log = calls->log;
   observed.shortest_pre_roll_ns = calls->shortest_pre_roll_ns;
   return observed;
@@ -93,7 +93,7 @@ int expect_pre_rolled_regions(const std::vector<std::string>& log, bool cold) {
 }
 
 TEST(CudaTimerPreRoll, EveryHotStartEventFollowsAPreRollAndPrecedesOnlyTheRuns) {
-  const Observed observed = measure_with_logging_calls(gbx::CacheMode::hot);
+  const Observed observed = measure_with_logging_calls(gbx::detail::CacheMode::hot);
   ASSERT_GT(observed.measurement.batch, 1) << "the stand-in's 1 us runs must be batched";
   const int regions = expect_pre_rolled_regions(observed.log, false);
   // Calibration batches are timed regions too; each sample is one.
@@ -105,7 +105,7 @@ TEST(CudaTimerPreRoll, EveryHotStartEventFollowsAPreRollAndPrecedesOnlyTheRuns) 
 }
 
 TEST(CudaTimerPreRoll, ColdSamplesFlushThenPreRollOutsideTheTimedRegion) {
-  const Observed observed = measure_with_logging_calls(gbx::CacheMode::cold);
+  const Observed observed = measure_with_logging_calls(gbx::detail::CacheMode::cold);
   EXPECT_EQ(observed.measurement.batch, 1);
   const int regions = expect_pre_rolled_regions(observed.log, true);
   EXPECT_EQ(regions, static_cast<int>(observed.measurement.samples.size()));

@@ -47,20 +47,21 @@ class GpuTiming : public ::testing::Test {
   // Unbatched samples of run, each after before_sample and a busy stream. The protocol's cold mode
   // is used for every measurement here, whatever the cache: it never batches and calls its hook
   // before each sample, outside the timed region.
-  gbx::Measurement measure_unbatched(const std::function<void()>& run, const std::function<void()>& before_sample) {
-    gbx::Protocol protocol;
+  gbx::detail::Measurement measure_unbatched(const std::function<void()>& run,
+                                             const std::function<void()>& before_sample) {
+    gbx::detail::Protocol protocol;
     protocol.warmup_runs = 5;
     protocol.min_samples = 41;
-    protocol.cache = gbx::CacheMode::cold;
+    protocol.cache = gbx::detail::CacheMode::cold;
     gbx::CudaEventTimer timer(stream_);
-    gbx::MeasurementHooks hooks;
+    gbx::detail::MeasurementHooks hooks;
     hooks.run = run;
     hooks.flush = [&] {
       before_sample();
       gbx_test::launch_spin_for(kBusyNanoseconds, stream_);
     };
     hooks.now_seconds = gbx::steady_now_seconds;
-    const gbx::Measurement m = gbx::measure(protocol, timer, hooks);
+    const gbx::detail::Measurement m = gbx::detail::measure(protocol, timer, hooks);
     EXPECT_EQ(m.batch, 1);
     EXPECT_EQ(m.flushes, static_cast<std::int64_t>(m.samples.size()));
     return m;
@@ -76,7 +77,8 @@ class GpuTiming : public ::testing::Test {
 TEST_F(GpuTiming, DeviceTimeOfAKernelOfKnownDuration) {
   for (const double seconds : {50e-6, 2e-3}) {
     const auto nanoseconds = static_cast<std::uint64_t>(seconds * 1e9);
-    const gbx::Measurement m = measure_unbatched([&] { gbx_test::launch_spin_for(nanoseconds, stream_); }, [] {});
+    const gbx::detail::Measurement m =
+        measure_unbatched([&] { gbx_test::launch_spin_for(nanoseconds, stream_); }, [] {});
     const double measured = median(m.samples);
     std::printf("spin for %.0f us: median %.2f us over %zu samples\n", seconds * 1e6, measured * 1e6, m.samples.size());
     EXPECT_GE(measured, seconds * 0.99 - 0.5e-6);
@@ -93,14 +95,14 @@ TEST_F(GpuTiming, TheFixturesTimerAddsNoLaunchLatency) {
   constexpr std::uint64_t kNanoseconds = 50'000;
   const auto run = [&] { gbx_test::launch_spin_for(kNanoseconds, stream_); };
   const double reference = median(measure_unbatched(run, [] {}).samples);
-  gbx::Protocol protocol;
+  gbx::detail::Protocol protocol;
   protocol.warmup_runs = 5;
   protocol.min_samples = 41;
   gbx::CudaEventTimer timer(stream_);
-  gbx::MeasurementHooks hooks;
+  gbx::detail::MeasurementHooks hooks;
   hooks.run = run;
   hooks.now_seconds = gbx::steady_now_seconds;
-  const gbx::Measurement m = gbx::measure(protocol, timer, hooks);
+  const gbx::detail::Measurement m = gbx::detail::measure(protocol, timer, hooks);
   const double through_fixture = median(m.samples);
   std::printf("spin for 50 us: through the fixture's timer %.2f us (batch %lld), behind a busy stream %.2f us\n",
               through_fixture * 1e6, static_cast<long long>(m.batch), reference * 1e6);

@@ -16,7 +16,7 @@ using testing::SimulatedPool;
 
 // 3 workers, exponential service of 1 ms and 0.3 ms of harness between requests: the number in flight
 // varies (L = 3 x 1 / 1.3 = 2.31), so the sampled mean is an estimate, not a constant.
-ClosedLoopLevel closed_level(ServicePool& pool) {
+detail::ClosedLoopLevel closed_level(ServicePool& pool) {
   const ClosedLoopRun run = run_closed_loop(pool, 3, 50, 20000, 1e12);
   return analyze_closed_loop(run, 3, 0.05);
 }
@@ -25,7 +25,7 @@ SimulatedPool varied_pool() { return SimulatedPool(3, testing::exponential_servi
 
 TEST(IndependentLittlesLaw, CorrectRunPassesBothChecks) {
   SimulatedPool pool = varied_pool();
-  const ClosedLoopLevel level = closed_level(pool);
+  const detail::ClosedLoopLevel level = closed_level(pool);
   ASSERT_TRUE(level.sampled_in_flight && level.independent_littles_law && level.littles_law);
   EXPECT_GT(level.sampled_in_flight->samples, 10000u);
   EXPECT_NEAR(level.sampled_in_flight->mean, 3.0 / 1.3, 0.03 * 3.0 / 1.3);
@@ -38,7 +38,7 @@ TEST(IndependentLittlesLaw, CorrectRunPassesBothChecks) {
 TEST(IndependentLittlesLaw, RequestCountedTwiceIsCaught) {
   SimulatedPool inner = varied_pool();
   FaultyPool pool(inner, FaultyPool::Fault::counted_twice);
-  const ClosedLoopLevel level = closed_level(pool);
+  const detail::ClosedLoopLevel level = closed_level(pool);
   ASSERT_TRUE(level.littles_law && level.independent_littles_law);
   // The old check reads L from the same (doubled) requests: it agrees with itself.
   EXPECT_FALSE(level.littles_law_violated) << level.littles_law->relative_gap;
@@ -50,7 +50,7 @@ TEST(IndependentLittlesLaw, RequestCountedTwiceIsCaught) {
 TEST(IndependentLittlesLaw, LostCompletionIsCaught) {
   SimulatedPool inner = varied_pool();
   FaultyPool pool(inner, FaultyPool::Fault::every_tenth_lost);
-  const ClosedLoopLevel level = closed_level(pool);
+  const detail::ClosedLoopLevel level = closed_level(pool);
   ASSERT_TRUE(level.littles_law && level.independent_littles_law);
   EXPECT_FALSE(level.littles_law_violated) << level.littles_law->relative_gap;
   EXPECT_TRUE(level.independent_littles_law_violated);
@@ -60,7 +60,7 @@ TEST(IndependentLittlesLaw, LostCompletionIsCaught) {
 TEST(IndependentLittlesLaw, TooFewReadingsAreNotJudged) {
   // 40 requests of 1 ms with readings every 10 ms on average: a handful, not enough to judge.
   SimulatedPool pool(1, testing::deterministic_service(0.001), 0.0, 0.0, 0.01);
-  const ClosedLoopLevel level = analyze_closed_loop(run_closed_loop(pool, 1, 5, 40, 1e12), 1, 0.05);
+  const detail::ClosedLoopLevel level = analyze_closed_loop(run_closed_loop(pool, 1, 5, 40, 1e12), 1, 0.05);
   EXPECT_FALSE(level.independent_littles_law);
   EXPECT_FALSE(level.independent_littles_law_violated);
 }
@@ -69,7 +69,8 @@ TEST(IndependentLittlesLaw, OpenLoopServersAreCheckedToo) {
   // M/M/1 at rho 0.6: busy fraction 0.6 = arrival rate x mean service.
   SimulatedPool pool(1, testing::exponential_service(0.002, 5), 0.0, 0.0, 2e-3);
   const auto offsets = arrival_offsets(ArrivalProcess::poisson, 300.0, 20000, 3);
-  const OpenLoopLevel level = analyze_open_loop(run_open_loop(pool, 1, offsets, 100, 1e12), 300.0, 1, 0.05, 0.05);
+  const detail::OpenLoopLevel level =
+      analyze_open_loop(run_open_loop(pool, 1, offsets, 100, 1e12), 300.0, 1, 0.05, 0.05);
   ASSERT_TRUE(level.sampled_in_service && level.independent_littles_law);
   EXPECT_NEAR(level.sampled_in_service->mean, 0.6, 0.03);
   EXPECT_FALSE(level.independent_littles_law_violated) << level.independent_littles_law->relative_gap;
@@ -85,7 +86,7 @@ TEST(HarnessOverhead, LevelWhoseOverheadIsAboveFivePercentIsFlagged) {
     plan.concurrency = {1, 2};
     plan.requests = 5000;
     plan.max_seconds_per_level = 1e12;
-    const LoadResult result = run_load_sweep(pool, plan, {}, &noop);
+    const detail::LoadResult result = run_load_sweep(pool, plan, {}, &noop);
     ASSERT_EQ(result.closed_loop.size(), 2u);
     for (const auto& level : result.closed_loop) {
       ASSERT_TRUE(level.overhead.per_request_seconds);

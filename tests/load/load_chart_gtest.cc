@@ -21,7 +21,7 @@ nlohmann::json entry(const std::string& problem, const std::string& variant, dou
   plan.latency_bound_seconds = 0.0015;
   plan.requests = 400;
   plan.max_seconds_per_level = 1e9;
-  LoadResult result = run_load_sweep(pool, plan);
+  detail::LoadResult result = run_load_sweep(pool, plan);
   result.workers = "threads";
   return {{"name", variant},
           {"gbx", {{"problem", problem}, {"variant", variant}, {"region", "cpu"}, {"load", load_json(result)}}}};

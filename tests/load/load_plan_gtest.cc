@@ -8,10 +8,10 @@ namespace gbx {
 namespace {
 
 TEST(LoadPlan, FlagsParseThroughTheCommandLine) {
-  const CommandLine line =
-      parse_command_line({"--gbx_concurrency=1,2,8", "--gbx_offered_load=0.5,1.25", "--gbx_arrivals=constant",
-                          "--gbx_latency_bound=0.002", "--gbx_arrival_seed=7", "--gbx_load_requests=50", "--other"});
-  const LoadFlags& f = line.load;
+  const detail::CommandLine line = detail::parse_command_line(
+      {"--gbx_concurrency=1,2,8", "--gbx_offered_load=0.5,1.25", "--gbx_arrivals=constant", "--gbx_latency_bound=0.002",
+       "--gbx_arrival_seed=7", "--gbx_load_requests=50", "--other"});
+  const detail::LoadFlags& f = line.load;
   EXPECT_EQ(f.concurrency, (std::vector<std::int64_t>{1, 2, 8}));
   EXPECT_EQ(f.offered_load, (std::vector<double>{0.5, 1.25}));
   EXPECT_EQ(f.arrivals, std::optional<ArrivalProcess>(ArrivalProcess::constant));
@@ -27,9 +27,9 @@ TEST(LoadPlan, BadValuesNameTheFlag) {
         "--gbx_offered_load=nan", "--gbx_arrivals=bursty", "--gbx_latency_bound=0", "--gbx_load_requests=5",
         "--gbx_arrival_seed=-3", "--gbx_find_peak=yes", "--gbx_load_seconds=0", "--gbx_load_seconds=x"}) {
     try {
-      parse_command_line({bad});
+      detail::parse_command_line({bad});
       ADD_FAILURE() << bad << " was accepted";
-    } catch (const FlagError& e) {
+    } catch (const detail::FlagError& e) {
       const std::string flag = std::string(bad).substr(0, std::string(bad).find('='));
       EXPECT_NE(std::string(e.what()).find(flag), std::string::npos) << e.what();
     }
@@ -43,11 +43,11 @@ TEST(LoadPlan, RegistrationAndFlagsCombine) {
   registered.servers = 2;
   registered.applies_to = [](const std::vector<std::int64_t>& args) { return args == std::vector<std::int64_t>{4096}; };
   LoadPlan plan;
-  EXPECT_FALSE(effective_load_plan(nullptr, LoadFlags{}, {4096}, plan));
-  EXPECT_FALSE(effective_load_plan(&registered, LoadFlags{}, {1 << 24}, plan));  // not these arguments
-  ASSERT_TRUE(effective_load_plan(&registered, LoadFlags{}, {4096}, plan));
+  EXPECT_FALSE(effective_load_plan(nullptr, detail::LoadFlags{}, {4096}, plan));
+  EXPECT_FALSE(effective_load_plan(&registered, detail::LoadFlags{}, {1 << 24}, plan));  // not these arguments
+  ASSERT_TRUE(effective_load_plan(&registered, detail::LoadFlags{}, {4096}, plan));
   EXPECT_EQ(plan.concurrency, (std::vector<std::int64_t>{1, 2}));
-  LoadFlags flags;
+  detail::LoadFlags flags;
   flags.concurrency = {8, 4};
   flags.offered_load = {0.9, 0.3};
   ASSERT_TRUE(effective_load_plan(&registered, flags, {1 << 24}, plan));  // flags apply to every benchmark
@@ -61,8 +61,8 @@ TEST(LoadPlan, RegistrationAndFlagsCombine) {
 }
 
 TEST(LoadPlan, NewFlagsAndTheDefaultSuitesGate) {
-  const CommandLine line =
-      parse_command_line({"--gbx_find_peak=on", "--gbx_load_seconds=2.5", "--gbx_offered_load=off"});
+  const detail::CommandLine line =
+      detail::parse_command_line({"--gbx_find_peak=on", "--gbx_load_seconds=2.5", "--gbx_offered_load=off"});
   EXPECT_EQ(line.load.find_peak, std::optional<bool>(true));
   EXPECT_DOUBLE_EQ(line.load.seconds_per_level, 2.5);
   EXPECT_TRUE(line.load.no_open_loop);
@@ -71,7 +71,7 @@ TEST(LoadPlan, NewFlagsAndTheDefaultSuitesGate) {
   registered.offered_load = {0.5};
   registered.only_where_valid = true;
   LoadPlan plan;
-  ASSERT_TRUE(effective_load_plan(&registered, LoadFlags{}, {}, plan));
+  ASSERT_TRUE(effective_load_plan(&registered, detail::LoadFlags{}, {}, plan));
   EXPECT_TRUE(plan.only_where_valid);  // the registration's own sweep is gated
   ASSERT_TRUE(effective_load_plan(&registered, line.load, {}, plan));
   EXPECT_FALSE(plan.only_where_valid);  // a user who asks gets the sweep

@@ -15,7 +15,7 @@
 namespace gbx {
 namespace {
 
-LoadResult simulated_sweep() {
+detail::LoadResult simulated_sweep() {
   testing::SimulatedPool pool(2, testing::exponential_service(0.001, 3));
   LoadPlan plan;
   plan.concurrency = {1, 2};
@@ -25,7 +25,7 @@ LoadResult simulated_sweep() {
   plan.max_seconds_per_level = 1e9;
   plan.find_peak = true;
   testing::SimulatedPool noop(2, testing::deterministic_service(0.0), 0.0, 1e-6, 1e-6);
-  LoadResult result = run_load_sweep(pool, plan, {}, &noop);
+  detail::LoadResult result = run_load_sweep(pool, plan, {}, &noop);
   result.workers = "threads";
   return result;
 }
@@ -55,7 +55,7 @@ TEST(LoadRecord, ReadsBackUnchanged) {
 }
 
 TEST(LoadRecord, NewFieldsAreWrittenAndSurviveTheProcessWire) {
-  RunRecord record;
+  detail::RunRecord record;
   record.region = "cpu";
   record.measurement.samples = {1e-3};
   record.load = simulated_sweep();
@@ -70,7 +70,7 @@ TEST(LoadRecord, NewFieldsAreWrittenAndSurviveTheProcessWire) {
   EXPECT_TRUE(j.at("peak_search").at("steps").is_array());
   EXPECT_FALSE(j.at("requested").get<bool>());
   // The child-to-parent wire of --gbx_processes carries all of it.
-  const RunRecord back = run_record_from_json(run_record_json(record));
+  const detail::RunRecord back = run_record_from_json(run_record_json(record));
   ASSERT_TRUE(back.load);
   EXPECT_EQ(load_json(*back.load), j);
   // A record written before these fields still reads.
@@ -84,13 +84,13 @@ TEST(LoadRecord, NewFieldsAreWrittenAndSurviveTheProcessWire) {
       level.erase(key);
     }
   }
-  const LoadResult read = load_from_json(old);
+  const detail::LoadResult read = load_from_json(old);
   EXPECT_TRUE(read.requested);
   EXPECT_FALSE(read.closed_loop.at(0).sampled_in_flight);
 }
 
 TEST(LoadRecord, RegisteredSweepRaisesNoFlag) {
-  RunRecord record;
+  detail::RunRecord record;
   record.region = "cpu";
   record.measurement.samples = {1e-3, 1.1e-3, 0.9e-3};
   record.load = simulated_sweep();
@@ -111,7 +111,7 @@ TEST(LoadRecord, RegisteredSweepRaisesNoFlag) {
 }
 
 TEST(LoadRecord, EntryCarriesTheSectionOnlyWhenASweepRan) {
-  RunRecord record;
+  detail::RunRecord record;
   record.problem = "p";
   record.variant = "v";
   record.region = "cpu";
@@ -124,7 +124,7 @@ TEST(LoadRecord, EntryCarriesTheSectionOnlyWhenASweepRan) {
 }
 
 TEST(LoadRecord, ViolatedLittlesLawRaisesAFlag) {
-  RunRecord record;
+  detail::RunRecord record;
   record.region = "cpu";
   record.measurement.samples = {1e-3, 1.1e-3, 0.9e-3};
   record.load = simulated_sweep();

@@ -22,7 +22,7 @@ constexpr std::size_t kArrivals = 200000;
 constexpr std::size_t kWarmup = 2000;
 
 // The simulated mean wait of a single-server queue with Poisson arrivals at `rate`.
-OpenLoopLevel simulate_single_server(double rate, std::function<double()> service, std::uint64_t seed) {
+detail::OpenLoopLevel simulate_single_server(double rate, std::function<double()> service, std::uint64_t seed) {
   SimulatedPool pool(1, std::move(service));
   const auto offsets = arrival_offsets(ArrivalProcess::poisson, rate, kArrivals + kWarmup, seed);
   const auto run = run_open_loop(pool, 1, offsets, kWarmup, 1e12);
@@ -40,7 +40,7 @@ TEST(QueueSimulation, MD1WaitMatchesPollaczekKhinchine) {
     const double rate = rho / service;
     const auto theory = md1_steady_state(rate, service);
     ASSERT_TRUE(theory);
-    const OpenLoopLevel level = simulate_single_server(rate, deterministic_service(service), 11);
+    const detail::OpenLoopLevel level = simulate_single_server(rate, deterministic_service(service), 11);
     EXPECT_NEAR(level.wait_mean_seconds, theory->mean_wait, kWaitTolerance * theory->mean_wait) << "rho " << rho;
     EXPECT_NEAR(level.latency_mean_seconds, theory->mean_response, kWaitTolerance * theory->mean_response);
     EXPECT_NEAR(level.mean_in_system, theory->mean_in_system, kWaitTolerance * theory->mean_in_system);
@@ -54,14 +54,14 @@ TEST(QueueSimulation, MM1WaitMatchesPollaczekKhinchine) {
     const double rate = rho / service;
     const auto theory = mm1_steady_state(rate, service);
     ASSERT_TRUE(theory);
-    const OpenLoopLevel level = simulate_single_server(rate, exponential_service(service, 7), 13);
+    const detail::OpenLoopLevel level = simulate_single_server(rate, exponential_service(service, 7), 13);
     EXPECT_NEAR(level.wait_mean_seconds, theory->mean_wait, kWaitTolerance * theory->mean_wait) << "rho " << rho;
     EXPECT_NEAR(level.mean_in_system, theory->mean_in_system, kWaitTolerance * theory->mean_in_system);
   }
 }
 
 TEST(QueueSimulation, LittlesLawHoldsOnTheOpenLoop) {
-  const OpenLoopLevel level = simulate_single_server(400.0, exponential_service(0.002, 3), 5);
+  const detail::OpenLoopLevel level = simulate_single_server(400.0, exponential_service(0.002, 3), 5);
   ASSERT_TRUE(level.littles_law);
   EXPECT_LT(level.littles_law->relative_gap, 0.01);
   EXPECT_FALSE(level.littles_law_violated);
@@ -72,7 +72,7 @@ TEST(QueueSimulation, ClosedLoopThroughputAndLittlesLaw) {
   // 4 workers, 1 ms each: 4000 requests/s, 4 in flight, W = 1 ms, exactly.
   SimulatedPool pool(4, deterministic_service(0.001));
   const auto run = run_closed_loop(pool, 4, 40, 4000, 1e12);
-  const ClosedLoopLevel level = analyze_closed_loop(run, 4, 0.02);
+  const detail::ClosedLoopLevel level = analyze_closed_loop(run, 4, 0.02);
   ASSERT_TRUE(level.throughput);
   EXPECT_NEAR(level.throughput->rate, 4000.0, 1e-6 * 4000.0);
   EXPECT_NEAR(level.mean_in_flight, 4.0, 1e-9);
@@ -82,7 +82,8 @@ TEST(QueueSimulation, ClosedLoopThroughputAndLittlesLaw) {
   EXPECT_FALSE(level.littles_law_violated);
   // Exponential service: L = lambda W still, within the window's edge effects.
   SimulatedPool random_pool(3, exponential_service(0.001, 17));
-  const ClosedLoopLevel random_level = analyze_closed_loop(run_closed_loop(random_pool, 3, 30, 30000, 1e12), 3, 0.02);
+  const detail::ClosedLoopLevel random_level =
+      analyze_closed_loop(run_closed_loop(random_pool, 3, 30, 30000, 1e12), 3, 0.02);
   EXPECT_NEAR(random_level.mean_in_flight, 3.0, 1e-9);
   ASSERT_TRUE(random_level.littles_law);
   EXPECT_LT(random_level.littles_law->relative_gap, 0.005);
@@ -96,7 +97,7 @@ TEST(QueueSimulation, WindowThatCutsRequestsViolatesLittlesLaw) {
   run.requests = {{0, 0, 0, 10}, {10, 10, 10, 11}};
   run.window_start = 9.0;
   run.window_end = 11.0;
-  const ClosedLoopLevel level = analyze_closed_loop(run, 1, 0.05);
+  const detail::ClosedLoopLevel level = analyze_closed_loop(run, 1, 0.05);
   EXPECT_DOUBLE_EQ(level.mean_in_flight, 1.0);
   ASSERT_TRUE(level.littles_law);
   EXPECT_DOUBLE_EQ(level.littles_law->lambda_w, 5.5);
@@ -113,7 +114,7 @@ TEST(QueueSimulation, SaturatesAtOneOverServiceTime) {
   plan.requests = 5000;
   plan.warmup_requests = 100;
   plan.max_seconds_per_level = 1e12;
-  const LoadResult result = run_load_sweep(pool, plan);
+  const detail::LoadResult result = run_load_sweep(pool, plan);
   ASSERT_TRUE(result.capacity_rate);
   EXPECT_NEAR(*result.capacity_rate, 100.0, 1e-6);
   ASSERT_TRUE(result.saturation_offered_rate);
@@ -145,7 +146,7 @@ TEST(QueueSimulation, ThroughputAtTheLatencyBound) {
   plan.latency_bound_seconds = 0.015;
   plan.requests = 1000;
   plan.max_seconds_per_level = 1e12;
-  const LoadResult result = run_load_sweep(pool, plan);
+  const detail::LoadResult result = run_load_sweep(pool, plan);
   ASSERT_EQ(result.open_loop.size(), 3u);
   EXPECT_NEAR(result.open_loop[0].latency_p99->estimate, 0.01, 1e-9);
   EXPECT_NEAR(result.open_loop[1].latency_p99->estimate, 0.01, 1e-9);
@@ -160,7 +161,8 @@ TEST(QueueSimulation, LatenessOfTheArrivalsIsMeasured) {
   // 50 us late, and against 100 us of service that is flagged.
   SimulatedPool pool(1, deterministic_service(100e-6), 50e-6);
   const auto offsets = arrival_offsets(ArrivalProcess::constant, 1000.0, 500, 1);
-  const OpenLoopLevel level = analyze_open_loop(run_open_loop(pool, 1, offsets, 10, 1e12), 1000.0, 1, 0.05, 0.05);
+  const detail::OpenLoopLevel level =
+      analyze_open_loop(run_open_loop(pool, 1, offsets, 10, 1e12), 1000.0, 1, 0.05, 0.05);
   EXPECT_NEAR(level.lateness.median_seconds, 50e-6, 1e-9);
   EXPECT_NEAR(level.lateness.max_seconds, 50e-6, 1e-9);
   EXPECT_TRUE(level.lateness.late);

@@ -54,15 +54,15 @@ TEST(Validity, UpperBoundIsTheSmallestRankWithTheConfidence) {
 TEST(Validity, VerdictAgainstTheBound) {
   std::vector<double> latencies(1000, 1e-3);
   latencies[999] = 5e-3;  // one slow query in a thousand: the p99's upper bound is still 1 ms
-  const LevelValidity valid = judge_validity(latencies, 2e-3, 0.99);
+  const detail::LevelValidity valid = judge_validity(latencies, 2e-3, 0.99);
   EXPECT_EQ(valid.verdict, "VALID");
   EXPECT_EQ(valid.queries_needed, 459);
   EXPECT_TRUE(valid.enough_queries);
   for (std::size_t i = 980; i < 1000; ++i) latencies[i] = 5e-3;  // 2%: above the bound
-  const LevelValidity slow = judge_validity(latencies, 2e-3, 0.99);
+  const detail::LevelValidity slow = judge_validity(latencies, 2e-3, 0.99);
   EXPECT_EQ(slow.verdict, "INVALID");
   EXPECT_NE(slow.reason.find("above the bound"), std::string::npos) << slow.reason;
-  const LevelValidity few = judge_validity(std::vector<double>(100, 1e-3), 2e-3, 0.99);
+  const detail::LevelValidity few = judge_validity(std::vector<double>(100, 1e-3), 2e-3, 0.99);
   EXPECT_EQ(few.verdict, "INVALID");
   EXPECT_FALSE(few.enough_queries);
   EXPECT_NE(few.reason.find("459"), std::string::npos) << few.reason;
@@ -78,7 +78,8 @@ TEST(Validity, Md1WaitDistributionMatchesSimulation) {
   EXPECT_NEAR(*md1_wait_cdf(rate, service, 0.0), 0.2, 1e-12);  // P(no wait) = 1 - rho
   testing::SimulatedPool pool(1, testing::deterministic_service(service));
   const auto offsets = arrival_offsets(ArrivalProcess::poisson, rate, 400000, 17);
-  const OpenLoopLevel level = analyze_open_loop(run_open_loop(pool, 1, offsets, 2000, 1e12), rate, 1, 0.05, 0.05);
+  const detail::OpenLoopLevel level =
+      analyze_open_loop(run_open_loop(pool, 1, offsets, 2000, 1e12), rate, 1, 0.05, 0.05);
   const auto theory = md1_response_quantile(rate, service, 0.99);
   ASSERT_TRUE(theory && level.latency_p99);
   EXPECT_NEAR(level.latency_p99->estimate, *theory, 0.03 * *theory);
@@ -102,9 +103,9 @@ TEST(PeakSearch, FindsTheMd1BoundWithinFivePercent) {
   plan.warmup_requests = 2000;
   plan.max_seconds_per_level = 1e12;
   plan.peak_resolution = 0.01;
-  const LoadResult result = run_load_sweep(pool, plan);
+  const detail::LoadResult result = run_load_sweep(pool, plan);
   ASSERT_TRUE(result.peak_search);
-  const PeakSearch& search = *result.peak_search;
+  const detail::PeakSearch& search = *result.peak_search;
   ASSERT_TRUE(search.peak_rate);
   EXPECT_NEAR(*search.peak_rate, *theory, 0.05 * *theory);
   EXPECT_LE(search.upper_rate - search.lower_rate, 0.01 * *result.capacity_rate + 1e-9);
@@ -131,9 +132,9 @@ TEST(PeakSearch, StopsWhereAStepCouldNotHaveItsQueries) {
   plan.requests = 2000;
   plan.warmup_requests = 10;
   plan.max_seconds_per_level = 5.0;
-  const LoadResult result = run_load_sweep(pool, plan);
+  const detail::LoadResult result = run_load_sweep(pool, plan);
   ASSERT_TRUE(result.peak_search);
-  const PeakSearch& search = *result.peak_search;
+  const detail::PeakSearch& search = *result.peak_search;
   EXPECT_NE(search.stopped.find("could not have the 469 queries"), std::string::npos) << search.stopped;
   for (const auto& step : search.steps) EXPECT_GE(step.offered_rate, 469.0 / 5.0);
   EXPECT_FALSE(search.peak_rate);

@@ -17,8 +17,8 @@
 namespace gbx {
 namespace {
 
-RunRecord record_with(std::vector<double> samples, std::int64_t batch = 1) {
-  RunRecord r;
+detail::RunRecord record_with(std::vector<double> samples, std::int64_t batch = 1) {
+  detail::RunRecord r;
   r.benchmark = "family/variant";
   r.args = {4096};
   r.problem = "family/n=4096";
@@ -93,23 +93,23 @@ ProcessRunResults results_of(std::vector<ProcessOutcome> outcomes) {
 }
 
 TEST(WireFormat, RoundTripKeepsEveryField) {
-  RunRecord r = record_with({1e-6, 2e-6, 1.5e-6}, 4);
+  detail::RunRecord r = record_with({1e-6, 2e-6, 1.5e-6}, 4);
   r.accuracy = Accuracy{1e-7, 2e-7, 1, "float64 CPU", 1e-5, false};
   r.memory.device_bytes = 1024;
   r.memory.host_peak_bytes_unavailable = "not tracked";
-  r.measurement.timer = TimerKind::host_wall;
-  r.measurement.cache = CacheMode::cold;
+  r.measurement.timer = detail::TimerKind::host_wall;
+  r.measurement.cache = detail::CacheMode::cold;
   r.measurement.below_resolution = true;
   r.stopping.rule = "target_rel_ci";
   r.stopping.target_rel_ci = 0.01;
   r.stopping.achieved_rel_ci = 0.02;
   r.error = "";
   const nlohmann::json once = run_record_json(r);
-  const RunRecord back = run_record_from_json(once);
+  const detail::RunRecord back = run_record_from_json(once);
   EXPECT_EQ(run_record_json(back), once);
   EXPECT_EQ(back.measurement.samples, r.measurement.samples);
-  EXPECT_EQ(back.measurement.timer, TimerKind::host_wall);
-  EXPECT_EQ(back.measurement.cache, CacheMode::cold);
+  EXPECT_EQ(back.measurement.timer, detail::TimerKind::host_wall);
+  EXPECT_EQ(back.measurement.cache, detail::CacheMode::cold);
   ASSERT_TRUE(back.accuracy.has_value());
   EXPECT_FALSE(back.accuracy->passed);
   EXPECT_EQ(back.memory.device_bytes, std::optional<std::int64_t>(1024));
@@ -228,7 +228,7 @@ TEST(Merge, TheRecordCarriesProcessesAndProcessSamples) {
   launch.order = {"family/variant/n:4096"};
   results.launches.push_back(launch);
   const auto rows = merge_process_rows(results, {});
-  RecordHeader header{"run", "2026-12-01T00:00:00Z", {"bench"}, Protocol{}};
+  RecordHeader header{"run", "2026-12-01T00:00:00Z", {"bench"}, detail::Protocol{}};
   header.protocol.processes = 2;
   const auto record = build_process_record(results, rows, nlohmann::json::object(), header);
   EXPECT_EQ(record["gbx"]["protocol"]["processes"], 2);
@@ -268,28 +268,29 @@ TEST(Children, TheParentKeepsItsOwnFlags) {
 }
 
 TEST(Flags, TheProcessFlagsAreReadAndBadValuesRefused) {
-  const CommandLine line = parse_command_line({"--gbx_processes=4", "--gbx_order_seed=9", "--gbx_progress=off",
-                                               "--gbx_benchmark_timeout=2.5", "--benchmark_filter=x"});
+  const detail::CommandLine line =
+      detail::parse_command_line({"--gbx_processes=4", "--gbx_order_seed=9", "--gbx_progress=off",
+                                  "--gbx_benchmark_timeout=2.5", "--benchmark_filter=x"});
   EXPECT_EQ(line.protocol.processes, 4);
   EXPECT_TRUE(line.processes.isolated);
   EXPECT_EQ(line.processes.order_seed, std::optional<std::uint64_t>(9));
   EXPECT_EQ(line.processes.progress, "off");
   EXPECT_DOUBLE_EQ(line.processes.benchmark_timeout_seconds, 2.5);
   EXPECT_EQ(line.passthrough, std::vector<std::string>{"--benchmark_filter=x"});
-  const CommandLine plain = parse_command_line({});
+  const detail::CommandLine plain = detail::parse_command_line({});
   EXPECT_EQ(plain.protocol.processes, 1);
   EXPECT_FALSE(plain.processes.isolated);
   EXPECT_EQ(plain.processes.progress, "auto");
   // A timeout needs a parent to enforce it: one child process.
-  const CommandLine timeout = parse_command_line({"--gbx_benchmark_timeout=1"});
+  const detail::CommandLine timeout = detail::parse_command_line({"--gbx_benchmark_timeout=1"});
   EXPECT_TRUE(timeout.processes.isolated);
   EXPECT_EQ(timeout.protocol.processes, 1);
   for (const std::string bad : {"--gbx_processes=0", "--gbx_processes=two", "--gbx_order_seed=-1",
                                 "--gbx_benchmark_timeout=0", "--gbx_progress=sometimes"}) {
     try {
-      parse_command_line({bad});
+      detail::parse_command_line({bad});
       ADD_FAILURE() << bad << " was accepted";
-    } catch (const FlagError& error) {
+    } catch (const detail::FlagError& error) {
       const std::string flag = bad.substr(2, bad.find('=') - 2);
       EXPECT_NE(std::string(error.what()).find(flag), std::string::npos) << error.what();
     }

@@ -86,8 +86,8 @@ TEST(NotRun, ProblemsAreNamedWithTheArgumentNames) {
   EXPECT_EQ(gbx::problem_with_arg_names("reduce", "4096"), "") << "unnamed arguments: keep the fixture's name";
 }
 
-gbx::RunRecord skipped_record(const std::string& variant) {
-  gbx::RunRecord r;
+gbx::detail::RunRecord skipped_record(const std::string& variant) {
+  gbx::detail::RunRecord r;
   r.benchmark = "reduce/" + variant;
   r.problem = "reduce/n=4096";
   r.variant = variant;
@@ -107,11 +107,12 @@ std::string gb_json(const std::vector<std::string>& names) {
 }
 
 TEST(NotRun, TheRecordListsThemOutsideGoogleBenchmarksEntries) {
-  gbx::RunRecord measured = skipped_record("naive");
+  gbx::detail::RunRecord measured = skipped_record("naive");
   measured.skipped = false;
   measured.skip_code.clear();
   measured.error = "kernel failed";  // a failure stays an entry: it is a result, a bad one
-  const std::vector<std::optional<gbx::RunRecord>> entries = {skipped_record("cub"), measured, skipped_record("cub")};
+  const std::vector<std::optional<gbx::detail::RunRecord>> entries = {skipped_record("cub"), measured,
+                                                                      skipped_record("cub")};
   gbx::RecordHeader header;
   const nlohmann::json record =
       gbx::build_record(gb_json({"reduce/cub/n:4096", "reduce/naive/n:4096", "reduce/cub/n:4096"}), entries, header);
@@ -128,7 +129,7 @@ TEST(NotRun, TheRecordListsThemOutsideGoogleBenchmarksEntries) {
 }
 
 TEST(NotRun, ARecordWithEveryBenchmarkRunHasNoNotRunKey) {
-  gbx::RunRecord measured = skipped_record("naive");
+  gbx::detail::RunRecord measured = skipped_record("naive");
   measured.skipped = false;
   measured.error = "failed";
   gbx::RecordHeader header;
@@ -139,7 +140,7 @@ TEST(NotRun, ARecordWithEveryBenchmarkRunHasNoNotRunKey) {
 TEST(NotRun, TheConsoleCountsThemOnOneLineOrListsThem) {
   for (const bool list : {false, true}) {
     std::ostringstream out;
-    gbx::ConsoleTable table(out, gbx::Protocol{}, "run");
+    gbx::ConsoleTable table(out, gbx::detail::Protocol{}, "run");
     table.set_list_not_run(list);
     for (const std::string variant : {"cub", "cuda_atomic"}) {
       gbx_test::GbRun run;
@@ -147,7 +148,7 @@ TEST(NotRun, TheConsoleCountsThemOnOneLineOrListsThem) {
       run.run_name.args = "n:4096";
       run.iterations = 1;
       run.repetitions = 1;
-      const gbx::RunRecord r = skipped_record(variant);
+      const gbx::detail::RunRecord r = skipped_record(variant);
       gbx_test::set_run_error(run, r.error);
       table.print_row(run, r, std::nullopt);
     }
@@ -162,10 +163,10 @@ TEST(NotRun, TheConsoleCountsThemOnOneLineOrListsThem) {
 }
 
 TEST(NotRun, TheListFlagIsASwitch) {
-  EXPECT_FALSE(gbx::parse_command_line({}).list_not_run);
-  EXPECT_TRUE(gbx::parse_command_line({"--gbx_list_not_run"}).list_not_run);
-  EXPECT_FALSE(gbx::parse_command_line({"--gbx_list_not_run=false"}).list_not_run);
-  EXPECT_THROW(gbx::parse_command_line({"--gbx_list_not_run=yes"}), gbx::FlagError);
+  EXPECT_FALSE(gbx::detail::parse_command_line({}).list_not_run);
+  EXPECT_TRUE(gbx::detail::parse_command_line({"--gbx_list_not_run"}).list_not_run);
+  EXPECT_FALSE(gbx::detail::parse_command_line({"--gbx_list_not_run=false"}).list_not_run);
+  EXPECT_THROW(gbx::detail::parse_command_line({"--gbx_list_not_run=yes"}), gbx::detail::FlagError);
 }
 
 }  // namespace

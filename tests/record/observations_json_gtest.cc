@@ -6,9 +6,9 @@
 namespace gbx {
 namespace {
 
-Observations process(double joules, std::int64_t runs, double sm_min, double sm_max, std::uint64_t mask) {
-  Observations o;
-  EnergyUse use;
+detail::Observations process(double joules, std::int64_t runs, double sm_min, double sm_max, std::uint64_t mask) {
+  detail::Observations o;
+  detail::EnergyUse use;
   use.source = "nvml";
   use.joules = joules;
   use.runs = runs;
@@ -16,10 +16,10 @@ Observations process(double joules, std::int64_t runs, double sm_min, double sm_
   use.seconds = 1.0;
   use.joules_per_run = joules / static_cast<double>(runs);
   o.gpu_energy = use;
-  o.cpu_energy = EnergyUse{};
+  o.cpu_energy = detail::EnergyUse{};
   o.cpu_energy->source = "RAPL (powercap)";
   o.cpu_energy->unavailable = "no powercap";
-  ClockObservation c;
+  detail::ClockObservation c;
   c.readings = 10;
   c.sm_mhz_min = sm_min;
   c.sm_mhz_max = sm_max;
@@ -32,8 +32,8 @@ Observations process(double joules, std::int64_t runs, double sm_min, double sm_
 }
 
 TEST(ObservationsJson, RoundTripKeepsEveryField) {
-  const Observations o = process(3.0, 30, 1980, 1980, 0x4);
-  const Observations back = observations_from_json(energy_json(o), clocks_json(o));
+  const detail::Observations o = process(3.0, 30, 1980, 1980, 0x4);
+  const detail::Observations back = observations_from_json(energy_json(o), clocks_json(o));
   ASSERT_TRUE(back.gpu_energy && back.cpu_energy && back.clocks);
   EXPECT_DOUBLE_EQ(*back.gpu_energy->joules_per_run, 0.1);
   EXPECT_EQ(back.gpu_energy->runs, 30);
@@ -41,15 +41,15 @@ TEST(ObservationsJson, RoundTripKeepsEveryField) {
   EXPECT_EQ(back.cpu_energy->unavailable, "no powercap");
   EXPECT_EQ(back.clocks->throttle_reasons, std::vector<std::string>{"sw_power_cap"});
   EXPECT_EQ(back.clocks->power_readings, 4);
-  EXPECT_TRUE(energy_json(Observations{}).is_null());
+  EXPECT_TRUE(energy_json(detail::Observations{}).is_null());
 }
 
 TEST(ObservationsJson, ProcessesMergeIntoAllJoulesOverAllRunsAndJoinedClocks) {
   // 3 J / 30 runs and 6 J / 30 runs: 0.15 J per run; the processes' 0.1 and 0.2 give a t interval
   // 0.15 +/- 12.706 x 0.05 (sd 0.0707 / sqrt 2).
-  const Observations a = process(3.0, 30, 1980, 1980, 0);
-  const Observations b = process(6.0, 30, 1800, 1800, 0x4);
-  const Observations m = merge_observations({&a, &b});
+  const detail::Observations a = process(3.0, 30, 1980, 1980, 0);
+  const detail::Observations b = process(6.0, 30, 1800, 1800, 0x4);
+  const detail::Observations m = merge_observations({&a, &b});
   ASSERT_TRUE(m.gpu_energy && m.gpu_energy->joules_per_run);
   EXPECT_DOUBLE_EQ(*m.gpu_energy->joules_per_run, 0.15);
   EXPECT_NEAR(*m.gpu_energy->lower, 0.15 - 12.7062 * 0.05, 1e-3);

@@ -27,15 +27,15 @@ std::string first_unmatched(const std::string& output, const std::vector<std::st
   return next == patterns.size() ? "" : patterns[next];
 }
 
-gbx::RunRecord record_with(std::vector<double> samples) {
-  gbx::RunRecord record;
+gbx::detail::RunRecord record_with(std::vector<double> samples) {
+  gbx::detail::RunRecord record;
   record.id = 0;
   record.benchmark = "reduce/naive";
   record.problem = "reduce/n=4096";
   record.variant = "naive";
   record.region = "cpu";
   record.measurement.samples = std::move(samples);
-  record.measurement.timer = gbx::TimerKind::simulated;
+  record.measurement.timer = gbx::detail::TimerKind::simulated;
   record.stopping.reached = true;
   return record;
 }
@@ -68,16 +68,16 @@ TEST(FormatDuration, PicksAReadableUnitWithThreeSignificantDigits) {
 
 TEST(ConsoleTable, RowsHeaderAndProtocolLine) {
   std::ostringstream out;
-  gbx::Protocol protocol;
+  gbx::detail::Protocol protocol;
   gbx::ConsoleTable table(out, protocol, "11111111-2222-4333-8444-555555555555");
   benchmark::BenchmarkReporter::Context context;
   context.name_field_width = 60;  // Google Benchmark sets it from the longest name
   table.print_header(context);
 
-  const gbx::RunRecord ok = record_with(around(2e-6, 30));
+  const gbx::detail::RunRecord ok = record_with(around(2e-6, 30));
   table.print_row(run_named("reduce/naive", "n:4096"), ok, gbx::analyze_run(ok));
 
-  gbx::RunRecord skipped = record_with({});
+  gbx::detail::RunRecord skipped = record_with({});
   skipped.skipped = true;
   skipped.skip_code = "no_cuda_device";
   skipped.problem = "copy/n=1024";
@@ -91,7 +91,7 @@ TEST(ConsoleTable, RowsHeaderAndProtocolLine) {
   gbx_test::set_run_error(failed_run, "kernel.cu:12: launch failed");
   table.print_row(failed_run, record_with({}), std::nullopt);
 
-  gbx::RunRecord short_of_target = record_with(around(5e-3, 12));
+  gbx::detail::RunRecord short_of_target = record_with(around(5e-3, 12));
   short_of_target.stopping = {"target_rel_ci", 0.001, false, 0.004};
   short_of_target.measurement.time_bound_reached = true;
   table.print_row(run_named("reduce/kahan", "n:16777216"), short_of_target, gbx::analyze_run(short_of_target));
@@ -116,8 +116,8 @@ TEST(ConsoleTable, RowsHeaderAndProtocolLine) {
 
 TEST(ConsoleTable, ProtocolLineNamesAdaptiveStoppingAndColdCache) {
   std::ostringstream out;
-  gbx::Protocol protocol;
-  protocol.cache = gbx::CacheMode::cold;
+  gbx::detail::Protocol protocol;
+  protocol.cache = gbx::detail::CacheMode::cold;
   protocol.target_rel_ci = 0.01;
   protocol.max_samples = 500;
   gbx::ConsoleTable table(out, protocol, "run");

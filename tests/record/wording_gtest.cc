@@ -9,10 +9,10 @@
 
 namespace {
 
-gbx::RunRecord stopped_short(const std::string& rule, bool time_bound) {
-  gbx::RunRecord r;
+gbx::detail::RunRecord stopped_short(const std::string& rule, bool time_bound) {
+  gbx::detail::RunRecord r;
   r.region = "cpu";
-  r.measurement.timer = gbx::TimerKind::simulated;
+  r.measurement.timer = gbx::detail::TimerKind::simulated;
   r.measurement.samples = {1.0e-3, 1.1e-3, 1.2e-3, 1.0e-3, 1.1e-3, 1.2e-3,
                            1.0e-3, 1.1e-3, 1.2e-3, 1.1e-3, 1.0e-3, 1.2e-3};
   r.measurement.time_bound_reached = time_bound;
@@ -22,7 +22,7 @@ gbx::RunRecord stopped_short(const std::string& rule, bool time_bound) {
   return r;
 }
 
-std::vector<std::string> stop_flags(const gbx::RunRecord& r) {
+std::vector<std::string> stop_flags(const gbx::detail::RunRecord& r) {
   std::vector<std::string> names;
   for (const auto& flag : gbx::analyze_run(r).flags) {
     if (flag.name == "target_not_reached" || flag.name == "time_bound_reached" || flag.name == "too_few_samples") {
@@ -40,13 +40,13 @@ TEST(StopFlags, TargetNotReachedOnlyWhenATargetWasSet) {
             std::vector<std::string>{"time_bound_reached: max_time reached after 12 samples, fewer than min_samples"});
   EXPECT_EQ(stop_flags(stopped_short("min_samples", false)),
             std::vector<std::string>{"too_few_samples: only 12 samples, fewer than min_samples"});
-  gbx::RunRecord reached = stopped_short("min_samples", true);
+  gbx::detail::RunRecord reached = stopped_short("min_samples", true);
   reached.stopping.reached = true;
   EXPECT_TRUE(stop_flags(reached).empty());
 }
 
 TEST(OutlierFlag, SaysHowManySamplesAreFarFromTheRestInPlainWords) {
-  gbx::RunRecord r = stopped_short("min_samples", false);
+  gbx::detail::RunRecord r = stopped_short("min_samples", false);
   r.stopping.reached = true;
   r.measurement.samples = {1.0, 1.01, 0.99, 1.0, 1.02, 0.98, 1.0, 1.01, 0.99, 1.0, 5.0};
   std::string message;

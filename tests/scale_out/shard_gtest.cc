@@ -26,7 +26,7 @@ gbx::ShardRequest request(std::vector<std::string> args, const Variables& variab
 std::string refusal(std::vector<std::string> args, const Variables& variables = {}) {
   try {
     request(std::move(args), variables);
-  } catch (const gbx::FlagError& error) {
+  } catch (const gbx::detail::FlagError& error) {
     return error.what();
   }
   return "";

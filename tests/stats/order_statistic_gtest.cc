@@ -12,7 +12,7 @@ namespace {
 TEST(OrderStatisticRanks, MedianOfTen) {
   // K ~ Binomial(10, 1/2): P(K <= 0) = 1/1024, P(K <= 1) = 11/1024 = 0.0107 <= 0.025 < P(K <= 2) = 56/1024,
   // so l = 2; by symmetry u = 9. Coverage 1 - 2 * 11/1024 = 0.978515625.
-  const std::optional<OrderStatisticRanks> ranks = order_statistic_ranks(10, 0.5, 0.95);
+  const std::optional<detail::OrderStatisticRanks> ranks = order_statistic_ranks(10, 0.5, 0.95);
   ASSERT_TRUE(ranks);
   EXPECT_EQ(ranks->lower, 2u);
   EXPECT_EQ(ranks->upper, 9u);
@@ -22,7 +22,7 @@ TEST(OrderStatisticRanks, MedianOfTen) {
 
 TEST(OrderStatisticRanks, MedianOfSixIsMinToMax) {
   // Binomial(6, 1/2): P(K = 0) = 1/64 = 0.0156 <= 0.025 < P(K <= 1) = 7/64: l = 1, u = 6, coverage 62/64.
-  const std::optional<OrderStatisticRanks> ranks = order_statistic_ranks(6, 0.5, 0.95);
+  const std::optional<detail::OrderStatisticRanks> ranks = order_statistic_ranks(6, 0.5, 0.95);
   ASSERT_TRUE(ranks);
   EXPECT_EQ(ranks->lower, 1u);
   EXPECT_EQ(ranks->upper, 6u);
@@ -32,7 +32,7 @@ TEST(OrderStatisticRanks, MedianOfSixIsMinToMax) {
 
 TEST(OrderStatisticRanks, MedianOfFiveFallsShort) {
   // Binomial(5, 1/2): even [x_(1), x_(5)] misses with 2/32, so coverage 30/32 = 0.9375 < 0.95.
-  const std::optional<OrderStatisticRanks> ranks = order_statistic_ranks(5, 0.5, 0.95);
+  const std::optional<detail::OrderStatisticRanks> ranks = order_statistic_ranks(5, 0.5, 0.95);
   ASSERT_TRUE(ranks);
   EXPECT_EQ(ranks->lower, 1u);
   EXPECT_EQ(ranks->upper, 5u);
@@ -45,7 +45,7 @@ TEST(OrderStatisticRanks, P90OfTwentyTakesTheMaximumAndMovesTheLowerRank) {
   // rank meets its half: u = 20 and the lower tail may use 0.2 - 0.1216 = 0.0784.
   // P(K <= 15) = 0.04317 <= 0.0784 < P(K <= 16) = 0.13295, so l = 16, and the coverage is
   // 1 - 0.043174495 - 0.121576655 = 0.835248850.
-  const std::optional<OrderStatisticRanks> ranks = order_statistic_ranks(20, 0.9, 0.8);
+  const std::optional<detail::OrderStatisticRanks> ranks = order_statistic_ranks(20, 0.9, 0.8);
   ASSERT_TRUE(ranks);
   EXPECT_EQ(ranks->lower, 16u);
   EXPECT_EQ(ranks->upper, 20u);
@@ -55,7 +55,7 @@ TEST(OrderStatisticRanks, P90OfTwentyTakesTheMaximumAndMovesTheLowerRank) {
 
 TEST(OrderStatisticRanks, P99OfThirtyIsFarShort) {
   // [x_(1), x_(30)] covers the 99th percentile with 1 - 0.99^30 - 0.01^30 = 0.2603.
-  const std::optional<OrderStatisticRanks> ranks = order_statistic_ranks(30, 0.99, 0.95);
+  const std::optional<detail::OrderStatisticRanks> ranks = order_statistic_ranks(30, 0.99, 0.95);
   ASSERT_TRUE(ranks);
   EXPECT_EQ(ranks->lower, 1u);
   EXPECT_EQ(ranks->upper, 30u);
@@ -65,7 +65,7 @@ TEST(OrderStatisticRanks, P99OfThirtyIsFarShort) {
 
 TEST(OrderStatisticRanks, LargeCountsAreFastAndNearlySymmetric) {
   // Normal approximation for the median of 100,001: ranks 50,001 -/+ 1.96 * sqrt(n) / 2 = -/+ 310.
-  const std::optional<OrderStatisticRanks> ranks = order_statistic_ranks(100001, 0.5, 0.95);
+  const std::optional<detail::OrderStatisticRanks> ranks = order_statistic_ranks(100001, 0.5, 0.95);
   ASSERT_TRUE(ranks);
   EXPECT_NEAR(static_cast<double>(ranks->lower), 50001.0 - 310.0, 2.0);
   EXPECT_NEAR(static_cast<double>(ranks->upper), 50001.0 + 310.0, 2.0);
@@ -83,7 +83,7 @@ TEST(OrderStatisticRanks, AbsentOutsideTheirDomain) {
 
 TEST(QuantileInterval, PicksTheRankedSamples) {
   // Ten samples, sorted 1..10: the median's ranks (2, 9) give [2, 9]; the estimate is 5.5.
-  const std::optional<QuantileInterval> interval = quantile_interval({7, 3, 10, 1, 5, 9, 2, 8, 4, 6}, 0.5);
+  const std::optional<detail::QuantileInterval> interval = quantile_interval({7, 3, 10, 1, 5, 9, 2, 8, 4, 6}, 0.5);
   ASSERT_TRUE(interval);
   EXPECT_EQ(interval->interval.lower, 2.0);
   EXPECT_EQ(interval->interval.upper, 9.0);
@@ -96,7 +96,7 @@ TEST(QuantileInterval, PicksTheRankedSamples) {
 TEST(QuantileInterval, ShortfallIsNamedInTheMethod) {
   std::vector<double> samples(30);
   for (std::size_t i = 0; i < samples.size(); ++i) samples[i] = 1.0 + 0.01 * static_cast<double>(i);
-  const std::optional<QuantileInterval> p99 = quantile_interval(samples, 0.99);
+  const std::optional<detail::QuantileInterval> p99 = quantile_interval(samples, 0.99);
   ASSERT_TRUE(p99);
   EXPECT_EQ(p99->interval.lower, 1.0);
   EXPECT_EQ(p99->interval.upper, samples.back());

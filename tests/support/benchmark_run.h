@@ -17,9 +17,9 @@ namespace gbx_test {
 
 // What one in-process RunSpecifiedBenchmarks call gave the gbx reporter.
 struct BenchmarkRun {
-  std::size_t matched = 0;                             // benchmarks the filter selected
-  nlohmann::json benchmarks;                           // Google Benchmark's entries (patched), in reporting order
-  std::vector<std::optional<gbx::RunRecord>> entries;  // entries[i]: the record behind benchmarks[i]
+  std::size_t matched = 0;    // benchmarks the filter selected
+  nlohmann::json benchmarks;  // Google Benchmark's entries (patched), in reporting order
+  std::vector<std::optional<gbx::detail::RunRecord>> entries;  // entries[i]: the record behind benchmarks[i]
   bool any_failed = false;
 };
 

@@ -11,7 +11,7 @@ namespace gbx_test {
 // A Timer that forwards to a SimulatedTimer it does not own, counting and optionally logging
 // start/stop, so that a test can share one simulated clock between the timer and the hooks
 // (SimulatedTimer is final, and fixtures hand their timer over in a unique_ptr).
-class ForwardingTimer final : public gbx::Timer {
+class ForwardingTimer final : public gbx::detail::Timer {
  public:
   explicit ForwardingTimer(gbx_test::SimulatedTimer& sim, std::vector<std::string>* log = nullptr)
       : sim_(sim), log_(log) {}
@@ -28,7 +28,7 @@ class ForwardingTimer final : public gbx::Timer {
   }
   double elapsed_seconds() override { return sim_.elapsed_seconds(); }
   double resolution_seconds() const override { return sim_.resolution_seconds(); }
-  gbx::TimerKind kind() const override { return sim_.kind(); }
+  gbx::detail::TimerKind kind() const override { return sim_.kind(); }
 
   int starts = 0;
   int stops = 0;

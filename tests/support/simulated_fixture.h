@@ -16,7 +16,7 @@ class SimulatedCpuFixture : public gbx::CpuFixture {
   virtual gbx_test::SimulatedTimer& simulated() = 0;
 
   void run() override { simulated().run(); }
-  std::unique_ptr<gbx::Timer> make_timer() override { return std::make_unique<ForwardingTimer>(simulated()); }
+  std::unique_ptr<gbx::detail::Timer> make_timer() override { return std::make_unique<ForwardingTimer>(simulated()); }
   double now_seconds() override { return simulated().now_seconds(); }
 };
 

@@ -10,7 +10,7 @@ namespace gbx_test {
 
 // A timer for tests (test-only: not in the shipped library): each simulated run lasts a duration drawn from a known
 // distribution. Time only passes through run(), so now_seconds() doubles as a deterministic wall clock.
-class SimulatedTimer final : public gbx::Timer {
+class SimulatedTimer final : public gbx::detail::Timer {
  public:
   using Draw = std::function<double(std::mt19937_64&)>;
 
@@ -31,7 +31,7 @@ class SimulatedTimer final : public gbx::Timer {
   void stop() override;
   double elapsed_seconds() override;
   double resolution_seconds() const override { return resolution_; }
-  gbx::TimerKind kind() const override { return gbx::TimerKind::simulated; }
+  gbx::detail::TimerKind kind() const override { return gbx::detail::TimerKind::simulated; }
 
  private:
   Draw draw_;
