@@ -2,7 +2,10 @@
 """The public interface, checked: what the installed headers (cmake/GbxPublicHeaders.cmake) declare
 directly in namespace gbx is exactly the list in docs/architecture.md's "The public interface"
 section. Everything else they declare lives in gbx::detail (or deeper), so that a user who includes
-<gbx/gbx.h> sees gbx's interface in gbx and its internals named as such.
+<gbx/gbx.h> sees gbx's interface in gbx and its internals named as such. And the kernel benchmarks
+(bench/bench_*.cc, the bench/ headers they include) and examples/ include gbx only as <gbx/gbx.h>,
+besides kernels/: they are written as a user would write them. (bench/'s other programs measure gbx
+itself, its statistics, harness and device probe, and include the layers they measure.)
 
 usage: public_namespace_test.py SOURCE_DIR | --self-test"""
 import pathlib
@@ -152,6 +155,26 @@ def documented(root):
     return names
 
 
+def user_code_includes(root):
+    """Failures: a quoted include of a gbx layer, other than kernels/, in the code written as a user would."""
+    quoted = re.compile(r'^\s*#\s*include\s+"([^"]+)"', re.M)
+    examples = (p for p in (root / "examples").iterdir() if p.suffix in (".cc", ".cu"))
+    pending = sorted(root.glob("bench/bench_*.cc")) + sorted(examples)
+    seen, failures = set(), []
+    while pending:
+        source = pending.pop()
+        if source in seen:
+            continue
+        seen.add(source)
+        for included in quoted.findall(source.read_text()):
+            if included.startswith("bench/"):
+                pending.append(root / included)
+            elif not included.startswith("kernels/"):
+                failures.append(f"{source.relative_to(root)} includes \"{included}\": user code includes "
+                                f"<gbx/gbx.h> (and kernels/), not gbx's internals")
+    return failures, len(seen)
+
+
 def main():
     if sys.argv[1:] == ["--self-test"]:
         self_test()
@@ -172,11 +195,14 @@ def main():
         f"docs/architecture.md lists `{name}` in the public interface, but no public header declares gbx::{name}"
         for name in sorted(listed - declared.keys())
     ]
+    include_failures, user_files = user_code_includes(root)
+    failures += include_failures
     for failure in failures:
         print("FAIL:", failure)
     if failures:
         sys.exit(1)
-    print(f"public_namespace: {len(declared)} names in gbx, all listed; {len(public_headers(root))} headers")
+    print(f"public_namespace: {len(declared)} names in gbx, all listed; {len(public_headers(root))} headers; "
+          f"{user_files} benchmark and example files include gbx only as <gbx/gbx.h>")
 
 
 main()
