@@ -33,6 +33,8 @@ struct AbOptions {
   std::int64_t blocks_per_pair = 2;           // --blocks: block pairs per worker pair, one of each order
   bool blocks_given = false;                  // --blocks given: fixed; else planned again at each look
   std::string affinity = "auto";              // --affinity: the one CPU of every worker (processes/cpu_affinity.h)
+  std::string pair_memory = "shared";         // --pair-memory: shared or private (processes/pair_memory_directory.h)
+  std::string pair_memory_root = "/dev/shm";  // --pair-memory-dir: the tmpfs that holds them
   std::string base_filter, candidate_filter;  // two variants of one binary (then base == candidate)
   bool processes_given = false;               // --processes given: the most worker pairs
   bool noise_band_given = false;              // else the interleaved design's own band (0.5%)

@@ -17,6 +17,7 @@
 #include "model/interrupt.h"
 #include "model/protocol.h"
 #include "processes/cpu_affinity.h"
+#include "processes/pair_memory_directory.h"
 #include "processes/process_runner.h"
 #include "processes/shared_inputs.h"
 #include "processes/worker_client.h"
@@ -101,6 +102,11 @@ int run_interleaved(const AbOptions& given, std::ostream& out, std::ostream& err
         << "' for --budget: expected a duration such as 90s, 5m or 1h30m\n";
     return 2;
   }
+  if (options.processes_given && options.processes < kMinPairs) {
+    err << "gbx ab: --processes " << options.processes << " is too few: the interleaved design needs at least "
+        << kMinPairs << " worker pairs to decide anything\n";
+    return 2;
+  }
   const bool variants = !options.base_filter.empty() || !options.candidate_filter.empty();
   if (variants && (options.base_filter.empty() || options.candidate_filter.empty())) {
     err << "gbx ab: --base-filter and --candidate-filter go together\n";
@@ -123,6 +129,8 @@ int run_interleaved(const AbOptions& given, std::ostream& out, std::ostream& err
   const detail::CommandLine line = detail::parse_command_line(options.bench_args);
   const SharedInputsDirectory shared_inputs;    // the workers draw each random input once, not once a pair
   const WorkerMallocInHugePages worker_malloc;  // a worker's setup faults in 2 MiB pages, not 4 KiB ones
+  // A pair's two workers on the same pages (where the machine put them cancels in the pair).
+  PairMemoryDirectories pair_memory(options.pair_memory != "private", options.pair_memory_root);
   Side sides[2];
   sides[0].role = "base";
   sides[1].role = "candidate";
@@ -213,8 +221,10 @@ int run_interleaved(const AbOptions& given, std::ostream& out, std::ostream& err
   std::mt19937_64 launch_coin(seed ^ 0x9e3779b97f4a7c15ULL);
   const auto start_pair = [&](std::int64_t pair) {
     const int first = static_cast<int>(launch_coin() >> 63);
+    pair_memory.enter(pair);
     start_worker(sides[first], pair, rows);
     start_worker(sides[1 - first], pair, rows);
+    pair_memory.drop_before(pair);
   };
   const Clock::time_point startup_at = Clock::now();
   start_pair(0);
@@ -228,7 +238,8 @@ int run_interleaved(const AbOptions& given, std::ostream& out, std::ostream& err
   int pilot_signal = 0;
   for (auto& row : rows) {
     const Clock::time_point at = Clock::now();
-    WorkerBlock pilot = sides[0].worker->run_block(row.names[0], kPilotSamples, 0, options.benchmark_timeout_seconds);
+    WorkerBlock pilot =
+        sides[0].worker->run_block(row.names[0], kPilotSamples, 0, options.benchmark_timeout_seconds, row.label);
     const double wall = seconds_since(at);
     if (pilot.status == WorkerBlock::Status::interrupted || interrupt_requested()) {
       pilot_signal = interrupt_requested() ? interrupt_signal() : SIGINT;
@@ -336,8 +347,13 @@ int run_interleaved(const AbOptions& given, std::ostream& out, std::ostream& err
             Side& side = sides[(first + k) % 2];
             const int s = (first + k) % 2;
             const Clock::time_point block_started = Clock::now();
-            WorkerBlock got =
-                side.worker->run_block(row.names[s], row.samples, row.warmup, options.benchmark_timeout_seconds);
+            WorkerBlock got = side.worker->run_block(row.names[s], row.samples, row.warmup,
+                                                     options.benchmark_timeout_seconds, row.label);
+            if (!got.why_private.empty() && !row.private_memory_told) {
+              row.private_memory_told = true;
+              err << "gbx ab: " << row.label << ": the " << side.role
+                  << " measures on its own pages, not its pair's: " << got.why_private << "\n";
+            }
             if (b > 0 && got.status == WorkerBlock::Status::ok) {  // a worker's first block of the row pays its setup
               row.blocks_wall_seconds += seconds_since(block_started);
               row.blocks_timed += 1;
@@ -449,6 +465,7 @@ int run_interleaved(const AbOptions& given, std::ostream& out, std::ostream& err
                                              "components (plan_paired, stats/sequential.h): rows.splits"},
       {"setup", "once per worker and benchmark: a worker's later blocks of it reuse the setup, with a short warm-up"},
       {"worker_malloc", worker_malloc.description()},
+      {"pair_memory", pair_memory.description()},
       {"equivalence", options.equivalence},
       {"noise_band", options.noise_band},
       {"pair_test", to_string(test)},

@@ -11,8 +11,14 @@
 namespace gbx::tools {
 
 nlohmann::json block_json(const AbBlock& b) {
-  return {{"row", b.row},     {"name", b.name}, {"side", b.side},         {"pair", b.pair},     {"block", b.block},
-          {"order", b.order}, {"pid", b.pid},   {"start_ns", b.start_ns}, {"end_ns", b.end_ns}, {"samples", b.samples}};
+  nlohmann::json j = {{"row", b.row},       {"name", b.name},      {"side", b.side}, {"pair", b.pair},
+                      {"block", b.block},   {"order", b.order},    {"pid", b.pid},   {"start_ns", b.start_ns},
+                      {"end_ns", b.end_ns}, {"samples", b.samples}};
+  if (b.shared_bytes >= 0) {
+    j["shared_bytes"] = b.shared_bytes;
+    j["private_bytes"] = b.private_bytes;
+  }
+  return j;
 }
 
 AbBlock block_from_json(const nlohmann::json& j) {
@@ -26,6 +32,8 @@ AbBlock block_from_json(const nlohmann::json& j) {
   b.pid = j.value("pid", std::int64_t{0});
   b.start_ns = j.value("start_ns", std::int64_t{0});
   b.end_ns = j.value("end_ns", std::int64_t{0});
+  b.shared_bytes = j.value("shared_bytes", std::int64_t{-1});
+  b.private_bytes = j.value("private_bytes", std::int64_t{-1});
   for (const auto& s : j.value("samples", nlohmann::json::array())) {
     if (s.is_number()) b.samples.push_back(s.get<double>());
   }

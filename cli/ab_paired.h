@@ -28,6 +28,10 @@ struct AbBlock {
   std::int64_t start_ns = 0;  // CLOCK_MONOTONIC
   std::int64_t end_ns = 0;
   std::vector<double> samples;  // seconds per run
+  // The block's large host arrays on the pages the worker pair shares, and on the worker's own
+  // (processes/pair_memory_directory.h); -1: the worker did not share (the record has no field).
+  std::int64_t shared_bytes = -1;
+  std::int64_t private_bytes = -1;
 };
 
 nlohmann::json block_json(const AbBlock& block);

@@ -89,8 +89,18 @@ void keep(Side& side, std::size_t row_index, const Row& row, std::int64_t pair, 
   }
   for (auto& parsed : got.rows) {
     if (!parsed.record) continue;
-    AbBlock kept{row.label, row.names[s], side.role,    pair,       block,
-                 order,     outcome.pid,  got.start_ns, got.end_ns, parsed.record->measurement.samples};
+    AbBlock kept{row.label,
+                 row.names[s],
+                 side.role,
+                 pair,
+                 block,
+                 order,
+                 outcome.pid,
+                 got.start_ns,
+                 got.end_ns,
+                 parsed.record->measurement.samples,
+                 got.shared_bytes,
+                 got.private_bytes};
     side.blocks.push_back(kept);
     if (outcome.rows.empty()) {
       outcome.rows.push_back(std::move(parsed));

@@ -51,7 +51,8 @@ struct Row {
   std::int64_t block_runs_timed = 0;
   bool active = true;
   std::string failure;
-  SequentialRow sequential;  // its state across looks (stats/sequential.h)
+  bool private_memory_told = false;  // a worker said once why it keeps to its own pages
+  SequentialRow sequential;          // its state across looks (stats/sequential.h)
   std::int64_t stopped_at = 0;
 };
 

@@ -146,6 +146,12 @@ int run_command(int argc, char** argv) {
   ab->add_option("--affinity", ab_options.affinity,
                  "the CPU every worker runs on, so that both blocks of a block pair share a core: auto (default: "
                  "the highest CPU gbx may use), none (unpinned) or a CPU number");
+  ab->add_option("--pair-memory", ab_options.pair_memory,
+                 "shared (default): the two workers of a pair measure on one copy of each large host array, so "
+                 "that where the machine put it cancels in the pair; private: each on its own pages")
+      ->check(CLI::IsMember({"shared", "private"}));
+  ab->add_option("--pair-memory-dir", ab_options.pair_memory_root,
+                 "the tmpfs in which the pairs' shared arrays are made (default /dev/shm)");
   ab->add_option("--base-filter", ab_options.base_filter,
                  "two variants of one binary: --benchmark_filter of the base's benchmarks (with --candidate-filter)");
   ab->add_option("--candidate-filter", ab_options.candidate_filter,

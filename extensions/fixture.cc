@@ -11,6 +11,7 @@
 #include "extensions/host_memory.h"
 #include "extensions/load/fixture_load.h"
 #include "extensions/observer.h"
+#include "extensions/pair_memory.h"
 #include "extensions/parked_setup.h"
 #include "extensions/random_inputs.h"
 #include "model/interrupt.h"
@@ -238,6 +239,13 @@ void FixtureBase::measure_after_setup(const benchmark::State& state, std::functi
       return relative && *relative <= protocol.target_rel_ci;
     };
   }
+  // A worker of gbx ab: its pair partner measures on the same pages from here on (pair_memory.h).
+  if (keep_setup && !reusing_setup_ && !rotating && detail::sharing_host_arrays_with_pair()) {
+    std::vector<detail::HostArray> arrays;
+    arrays.reserve(host_arrays_.size());
+    for (const auto& [bytes, storage] : host_arrays_) arrays.push_back({storage.get(), bytes});
+    detail::share_setup_with_pair(record_.benchmark, arrays);
+  }
   observe_memory();
   ObservationScope observation(benchmark_observer(), device_uuid(), hooks);
   record_.measurement = measure(protocol, *timer, hooks);
@@ -329,6 +337,7 @@ void FixtureBase::measure_benchmark(benchmark::State& state, int argument_count)
   repeating_short_form_ = keep_setup && last_short_form.fixture == this && last_short_form.args == args;
   if (!repeating_short_form_) last_short_form = {};  // its arrays go before this call allocates
   host_arrays_.clear();
+  detail::reset_pair_memory();
   record_ = detail::RunRecord{};
   record_.benchmark = family_ + "/" + variant_;
   record_.variant = variant_;

@@ -105,7 +105,7 @@ Worker::Read Worker::read_line(std::string& line, double timeout_seconds) {
 }
 
 WorkerBlock Worker::run_block(const std::string& name, std::int64_t samples, std::int64_t warmup,
-                              double timeout_seconds) {
+                              double timeout_seconds, const std::string& memory_key) {
   WorkerBlock block;
   if (!alive_ || !lost_.empty()) {
     block.status = WorkerBlock::Status::failed;
@@ -114,7 +114,8 @@ WorkerBlock Worker::run_block(const std::string& name, std::int64_t samples, std
     return block;
   }
   const std::int64_t id = next_block_++;
-  const nlohmann::json order = {{"block", id}, {"name", name}, {"samples", samples}, {"warmup", warmup}};
+  const nlohmann::json order = {
+      {"block", id}, {"name", name}, {"samples", samples}, {"warmup", warmup}, {"memory_key", memory_key}};
   const bool sent = write_all(child_.input, order.dump() + "\n");
   for (;;) {
     std::string line;
@@ -133,6 +134,11 @@ WorkerBlock Worker::run_block(const std::string& name, std::int64_t samples, std
       if (kind != "block" || event.value("block", std::int64_t{-1}) != id) continue;
       block.start_ns = event.value("start_ns", std::int64_t{0});
       block.end_ns = event.value("end_ns", std::int64_t{0});
+      if (const auto memory = event.find("pair_memory"); memory != event.end() && memory->is_object()) {
+        block.shared_bytes = memory->value("shared_bytes", std::int64_t{0});
+        block.private_bytes = memory->value("private_bytes", std::int64_t{0});
+        block.why_private = memory->value("why_private", std::string());
+      }
       for (const auto& row : event.value("rows", nlohmann::json::array())) {
         ProcessRow parsed{row.value("benchmark", nlohmann::json::object()), std::nullopt};
         if (row.contains("record") && row["record"].is_object()) parsed.record = run_record_from_json(row["record"]);

@@ -19,6 +19,11 @@ struct WorkerBlock {
   std::int64_t end_ns = 0;
   std::vector<ProcessRow> rows;  // Google Benchmark's rows and the fixture's records, as a child's
   int signal = 0;                // with interrupted: the signal
+  // Where the worker shares its pair's pages (processes/pair_memory_directory.h): the large host arrays
+  // of the block's setup on the shared pages and on its own, and why any are its own; -1: not sharing.
+  std::int64_t shared_bytes = -1;
+  std::int64_t private_bytes = -1;
+  std::string why_private;
 };
 
 // The parent's end of one worker process: started with --gbx_worker=3, it stays alive across
@@ -34,7 +39,9 @@ class Worker {
   // the declared warm-up). timeout_seconds > 0: a block that runs longer has its worker killed and is
   // failed with that cause. A SIGINT/SIGTERM to this process is passed on (the worker stops at its next
   // sample) and the block comes back interrupted.
-  WorkerBlock run_block(const std::string& name, std::int64_t samples, std::int64_t warmup, double timeout_seconds);
+  // memory_key names the arrays the pair shares (the row; both workers must give the same).
+  WorkerBlock run_block(const std::string& name, std::int64_t samples, std::int64_t warmup, double timeout_seconds,
+                        const std::string& memory_key = "");
 
   bool alive() const { return alive_; }
   std::int64_t pid() const { return pid_; }

@@ -14,9 +14,11 @@
 #include <nlohmann/json.hpp>
 
 #include "extensions/fixture.h"
+#include "extensions/pair_memory.h"
 #include "extensions/random_inputs.h"
 #include "model/interrupt.h"
 #include "model/protocol.h"
+#include "processes/pair_memory_directory.h"
 #include "processes/shard.h"
 #include "processes/shared_inputs.h"
 #include "reporters/gbx_reporter.h"
@@ -93,6 +95,9 @@ int run_worker(int fd) {
   // The parent's directory of random inputs, which this run's workers share (processes/shared_inputs.h).
   const char* shared = std::getenv(kSharedInputsVariable);
   share_random_inputs(shared != nullptr ? shared : "");
+  // The directory of this worker pair's shared arrays (extensions/pair_memory.h), where gbx ab names one.
+  const char* pair_memory = std::getenv(kPairMemoryVariable);
+  detail::share_host_arrays_with_pair(pair_memory != nullptr ? pair_memory : "");
   send_event(fd, {{"event", "ready"}, {"pid", ::getpid()}});
   for (std::string line; !interrupt_requested() && std::getline(std::cin, line);) {
     const auto order = nlohmann::json::parse(line, nullptr, false);
@@ -102,14 +107,22 @@ int run_worker(int fd) {
     }
     const std::int64_t samples = std::max<std::int64_t>(1, order.value("samples", std::int64_t{5}));
     const std::int64_t warmup = order.value("warmup", std::int64_t{0});
+    detail::set_pair_memory_key(order.value("memory_key", std::string()));
     bool interrupted = false;
     nlohmann::json answer = run_block(declared, order["name"].get<std::string>(), samples, warmup, interrupted);
     if (interrupted || interrupt_requested()) break;  // a block cut short is not reported
     answer["block"] = order.value("block", std::int64_t{-1});
+    if (detail::sharing_host_arrays_with_pair()) {
+      const detail::PairMemoryOutcome& memory = detail::current_pair_memory();
+      answer["pair_memory"] = {{"shared_bytes", memory.shared_bytes},
+                               {"private_bytes", memory.private_bytes},
+                               {"why_private", memory.why_private}};
+    }
     send_event(fd, answer);
   }
   FixtureBase::keep_setup_between_calls(false);  // tears down what is held, before the statics go
   share_random_inputs("");
+  detail::share_host_arrays_with_pair("");
   if (interrupt_requested()) {
     send_event(fd, {{"event", "interrupted"}, {"signal", interrupt_signal()}});
     return 128 + interrupt_signal();
