@@ -253,6 +253,15 @@ int run_interleaved(const AbOptions& given, std::ostream& out, std::ostream& err
       if (pilot.worker_lost) start_worker(sides[0], 0, rows);
       continue;
     }
+    // Skipped here (a CUDA benchmark without a device): no block would hold a sample, so the row says
+    // why rather than "no complete block pair".
+    if (!pilot.rows.empty() && pilot.rows.front().record && pilot.rows.front().record->skipped) {
+      const auto& skipped = *pilot.rows.front().record;
+      row.failure = skipped.error.empty() ? "skipped: " + skipped.skip_code : skipped.error;
+      row.active = false;
+      err << "gbx ab: " << row.label << " " << row.failure << "\n";
+      continue;
+    }
     double sample_wall = 0.0;
     if (!pilot.rows.empty() && pilot.rows.front().record) {
       const auto& m = pilot.rows.front().record->measurement;

@@ -41,8 +41,15 @@ nlohmann::json row_json(const PairedResult& r, double band, double equivalence) 
   j["pairs"] = r.pair_log_ratios.size();
   j["block_pairs"] = r.block_pairs;
   j["pair_log_ratios"] = r.pair_log_ratios;
-  j["ratio"] = {{"estimate", r.ratio}, {"lower", r.lower}, {"upper", r.upper}, {"method", r.method}};
-  j["equivalence_interval"] = {{"lower", r.equivalence_lower}, {"upper", r.equivalence_upper}};
+  // bounded false: a side of the interval is the analysis's clamp (e^-50 or e^50), not a measured ratio.
+  j["ratio"] = {{"estimate", r.ratio},
+                {"lower", r.lower},
+                {"upper", r.upper},
+                {"bounded", interval_bounded(r.lower, r.upper)},
+                {"method", r.method}};
+  j["equivalence_interval"] = {{"lower", r.equivalence_lower},
+                               {"upper", r.equivalence_upper},
+                               {"bounded", interval_bounded(r.equivalence_lower, r.equivalence_upper)}};
   j["p_adjusted"] = r.p_value;
   j["test"] = r.test;
   j["mde"] = r.mde ? nlohmann::json(*r.mde) : nlohmann::json();
@@ -93,7 +100,7 @@ int print_paired(std::ostream& out, const std::string& format, const PairedCompa
   }
   for (const auto& r : c.rows) {
     char buffer[160];
-    std::snprintf(buffer, sizeof buffer, "%.3f [%.3f, %.3f]", r.ratio, r.lower, r.upper);
+    std::snprintf(buffer, sizeof buffer, "%.3f %s", r.ratio, interval_text(r.lower, r.upper).c_str());
     const std::string mde = r.mde ? format_percent(*r.mde) : "-";
     if (markdown) {
       out << "| " << markdown_text(r.name) << " | " << buffer << " | " << mde << " | " << r.pair_log_ratios.size()

@@ -121,14 +121,30 @@ std::vector<PairedResult> replay_looks(const std::vector<std::string>& rows, con
   return results;
 }
 
+namespace {
+// The analysis clamps an unbounded side's log ratio at +/-kMaxAbsLogRatio (50); any side beyond
+// e^+/-40 is that clamp, never a measured ratio.
+constexpr double kUnboundedLog = 40.0;
+bool lower_unbounded(double lower) { return !(lower > 0.0) || std::log(lower) <= -kUnboundedLog; }
+bool upper_unbounded(double upper) { return std::log(upper) >= kUnboundedLog; }
+}  // namespace
+
+std::string interval_text(double lower, double upper) {
+  const std::string low = lower_unbounded(lower) ? "0" : format_fixed(lower, 3);
+  const std::string high = upper_unbounded(upper) ? "inf" : format_fixed(upper, 3);
+  return "[" + low + ", " + high + "]";
+}
+
+bool interval_bounded(double lower, double upper) { return !lower_unbounded(lower) && !upper_unbounded(upper); }
+
 std::string paired_sentence(const PairedResult& r, double noise_band, double equivalence) {
   std::string s = r.name + ": ";
   if (!r.failure.empty()) return s + "failed: " + r.failure;
   const std::size_t k = r.pair_log_ratios.size();
   if (k == 0) return s + "insufficient: no complete block pair";
-  const std::string interval = "ratio " + format_fixed(r.ratio, 3) + " [" + format_fixed(r.lower, 3) + ", " +
-                               format_fixed(r.upper, 3) + "], " + std::to_string(k) + " worker pairs, " +
-                               std::to_string(r.block_pairs) + " interleaved block pairs";
+  const std::string interval = "ratio " + format_fixed(r.ratio, 3) + " " + interval_text(r.lower, r.upper) + ", " +
+                               std::to_string(k) + " worker pairs, " + std::to_string(r.block_pairs) +
+                               " interleaved block pairs";
   const std::string direction =
       r.ratio >= 1.0 ? format_percent(r.ratio - 1.0) + " slower" : format_percent(1.0 - r.ratio) + " faster";
   switch (r.verdict) {
@@ -136,8 +152,8 @@ std::string paired_sentence(const PairedResult& r, double noise_band, double equ
     case Verdict::faster:
       return s + direction + " (beyond the +/-" + format_percent(noise_band) + " noise band), " + interval;
     case Verdict::same:
-      return s + "the same within +/-" + format_percent(equivalence) + " (TOST interval [" +
-             format_fixed(r.equivalence_lower, 3) + ", " + format_fixed(r.equivalence_upper, 3) + "]), " + interval;
+      return s + "the same within +/-" + format_percent(equivalence) + " (TOST interval " +
+             interval_text(r.equivalence_lower, r.equivalence_upper) + "), " + interval;
     case Verdict::inconclusive:
       return s + inconclusive_sentence(r.mde) + "; " + interval;
     default:
@@ -173,8 +189,8 @@ std::string summary_line(const std::vector<PairedResult>& rows) {
                      std::to_string(same) + " same, " + std::to_string(undecided) + " inconclusive";
   if (failed > 0) line += ", " + std::to_string(failed) + " failed";
   if (const auto suite = suite_ratio(rows)) {
-    line += "; geometric-mean ratio " + format_fixed(suite->ratio, 3) + " [" + format_fixed(suite->lower, 3) + ", " +
-            format_fixed(suite->upper, 3) + "] 95% CI over the benchmarks";
+    line += "; geometric-mean ratio " + format_fixed(suite->ratio, 3) + " " +
+            interval_text(suite->lower, suite->upper) + " 95% CI over the benchmarks";
   }
   return line;
 }

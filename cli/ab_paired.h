@@ -82,6 +82,10 @@ std::vector<PairedResult> replay_looks(const std::vector<std::string>& rows, con
 
 // The sentence of a row, e.g. "inconclusive: a change of 3.1% or more would have been seen".
 std::string paired_sentence(const PairedResult& result, double noise_band, double equivalence);
+// "[0.998, 1.004]"; a side the analysis left unbounded (too few pairs for the look's level, kept
+// as e^-50 or e^50 in the numbers) reads 0 or inf, not as a ratio of 10^21.
+std::string interval_text(double lower, double upper);
+bool interval_bounded(double lower, double upper);
 
 // "summary: 1 slower, 0 faster, 10 same, 1 inconclusive; geometric-mean ratio 1.004 [0.998, 1.010] ...".
 std::string summary_line(const std::vector<PairedResult>& rows);

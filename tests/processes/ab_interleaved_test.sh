@@ -102,14 +102,17 @@ expect_exit 2 "an unknown pair test" "$gbx" compare --pair-test=median "$base" "
 echo "A/A: two sealed records of interleaved blocks; gbx compare redoes the paired analysis from them (exit $rc)"
 
 # A worker that dies, and one that hangs: that benchmark failed with the cause, the rest compared.
+# One that cannot run here (a CUDA benchmark without a device) says why, not "no complete block pair".
 mkdir "$dir/faults"
 expect_exit 3 "faulty workers" "${ab[@]}" --benchmark-timeout 3 -o "$dir/faults" -- \
-  --benchmark_filter='first|segfault|hang' --gbx_warmup=1
-expect_output "the dead and the hung worker named" "$dir/err" 'segfault.* failed: base: worker pid [0-9]+ died of SIGSEGV' \
+  --benchmark_filter='first|segfault|hang|unavailable' --gbx_warmup=1
+expect_output "the dead and the hung worker named" "$dir/err" 'unavailable.* skipped: no such device here' \
+  'segfault.* failed: base: worker pid [0-9]+ died of SIGSEGV' \
   'hang.* failed: base: a block was still running after 3 s \(--benchmark-timeout\)'
-expect_output "the healthy benchmark compared" "$dir/out" 'faults/first.* +3 +(same|inconclusive|slower|faster)' \
-  'segfault.*failed' 'hang.*failed' 'summary: .*2 failed'
-echo "faults: a dead and a hung worker fail their benchmarks with the cause; the rest go on"
+expect_output "the healthy benchmark compared" "$dir/out" 'unavailable.*failed' \
+  'faults/first.* +3 +(same|inconclusive|slower|faster)' 'segfault.*failed' 'hang.*failed' \
+  'unavailable.*: failed: skipped: no such device here' 'summary: .*3 failed'
+echo "faults: a dead and a hung worker fail their benchmarks with the cause, one that cannot run here says why; the rest go on"
 
 # Different listings: the common benchmarks compared, the others listed.
 printf '#!/usr/bin/env bash\nexec %q "$@" --benchmark_filter=%q\n' "$bench" 'first|second' >"$dir/fewer"

@@ -66,7 +66,15 @@ class Poisons : public gbx::CpuFixture {
 
 }  // namespace
 
+// Cannot run on this machine, as a CUDA benchmark without a device: skipped with its reason, not failed.
+class Unavailable : public gbx::CpuFixture {
+ protected:
+  void setup(const benchmark::State&) override { throw gbx::Unavailable("no such device here", "no_test_device"); }
+  void run() override {}
+};
+
 GBX_BENCHMARK(Poisons, "faults", "poison");
+GBX_BENCHMARK(Unavailable, "faults", "unavailable");
 GBX_BENCHMARK(Healthy, "faults", "first");
 GBX_BENCHMARK(Segfaults, "faults", "segfault");
 GBX_BENCHMARK(Healthy, "faults", "second");
