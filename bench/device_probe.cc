@@ -1,8 +1,8 @@
 // bench/device_probe: what gbx's CUDA claims rest on, measured on the device itself (issue 22): the
 // timers' resolution, launch latency, a kernel of known duration unbatched and through the
 // fixture, an L2 working-set sweep and the flush, DRAM bandwidth against the computed peak, SGEMM
-// against cuBLAS, NVML's energy counter and the clocks. Every figure is checked for plausibility
-// and marked when it fails, never dropped.
+// against cuBLAS, NVML's energy counter, the clocks and one call's cost. Every figure is checked
+// for plausibility and marked when it fails, never dropped.
 //
 //   device_probe [--out=FILE.json]   JSON to FILE (and a Markdown summary on stdout)
 //
@@ -37,6 +37,12 @@ Figure checked(std::string name, double value, std::string unit, std::string exp
   return figure;
 }
 
+std::string number(double value) {
+  char text[32];
+  std::snprintf(text, sizeof text, "%.4g", value);
+  return text;
+}
+
 Figure not_measured(std::string name, std::string unit, std::string expectation, std::string why) {
   Figure figure;
   figure.name = std::move(name);
@@ -57,7 +63,7 @@ nlohmann::json probe_json(const ProbeResult& result) {
     failed += f.plausible ? 0 : 1;
     figures.push_back(entry);
   }
-  return {{"probe", "gbx device_probe"}, {"version", 1},
+  return {{"probe", "gbx device_probe"}, {"version", 2},
           {"device", result.device},     {"figures", figures},
           {"failed_checks", failed},     {"l2_sweep", result.l2_sweep},
           {"clocks", result.clocks}};

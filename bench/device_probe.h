@@ -26,7 +26,13 @@ struct ProbeResult {
   nlohmann::json l2_sweep = nlohmann::json::array();  // per working set: hot and cold read bandwidth
   nlohmann::json clocks = nlohmann::json::array();    // NVML's SM and memory clocks, by phase
   nlohmann::json device;                              // name, SMs, L2, peaks
+  // An empty kernel between events behind the pre-roll (probe_timers): the start and exit that any
+  // kernel timed between two events includes. The later parts allow for it.
+  double kernel_start_exit_seconds = 0.0;
 };
+
+// A number with 4 significant digits, as the expectation texts quote measured values.
+std::string number(double value);
 
 // A figure whose value is checked by in_range; a value that is not finite counts as unavailable.
 Figure checked(std::string name, double value, std::string unit, std::string expectation, bool in_range,
@@ -38,7 +44,7 @@ void probe_timers(ProbeResult& result);          // event resolution, %globaltim
 void probe_known_duration(ProbeResult& result);  // a spin of known length: unbatched, and through the fixture
 void probe_memory(ProbeResult& result);          // the L2 sweep and flush, read/write/copy against the peak
 void probe_gemm(ProbeResult& result);            // register-blocked SGEMM against cuBLAS
-void probe_nvml(ProbeResult& result);            // energy counter update period and step, clocks
+void probe_nvml(ProbeResult& result);            // energy counter period and step, clocks, one call's cost
 
 nlohmann::json probe_json(const ProbeResult& result);
 std::string probe_markdown(const ProbeResult& result);

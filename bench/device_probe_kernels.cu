@@ -42,6 +42,20 @@ __global__ void read_kernel(const float4* __restrict__ data, std::size_t n4, flo
   if (sum == 12345.678f) atomicAdd(out, sum);
 }
 
+// The same thread reads the same addresses each pass: ld.global.cg keeps the data out of L1, which
+// would otherwise hold a small working set and stand in for the L2.
+__global__ void read_passes_kernel(const float4* __restrict__ data, std::size_t n4, int passes, float* out) {
+  float sum = 0.0f;
+  const std::size_t stride = std::size_t(gridDim.x) * blockDim.x;
+  for (int pass = 0; pass < passes; ++pass) {
+    for (std::size_t i = std::size_t(blockIdx.x) * blockDim.x + threadIdx.x; i < n4; i += stride) {
+      const float4 v = __ldcg(data + i);
+      sum += v.x + v.y + v.z + v.w;
+    }
+  }
+  if (sum == 12345.678f) atomicAdd(out, sum);
+}
+
 __global__ void write_kernel(float4* __restrict__ data, std::size_t n4) {
   const std::size_t stride = std::size_t(gridDim.x) * blockDim.x;
   for (std::size_t i = std::size_t(blockIdx.x) * blockDim.x + threadIdx.x; i < n4; i += stride) {
@@ -70,6 +84,12 @@ void launch_global_timer_deltas(std::uint64_t* deltas, int count, cudaStream_t s
 
 void launch_read(const float* data, std::size_t n, float* out, cudaStream_t stream) {
   read_kernel<<<blocks_for(n / 4), kThreads, 0, stream>>>(reinterpret_cast<const float4*>(data), n / 4, out);
+  GBX_CUDA_CHECK(cudaGetLastError());
+}
+
+void launch_read_passes(const float* data, std::size_t n, int passes, float* out, cudaStream_t stream) {
+  read_passes_kernel<<<blocks_for(n / 4), kThreads, 0, stream>>>(reinterpret_cast<const float4*>(data), n / 4, passes,
+                                                                 out);
   GBX_CUDA_CHECK(cudaGetLastError());
 }
 

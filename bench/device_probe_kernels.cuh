@@ -18,6 +18,8 @@ void launch_global_timer_deltas(std::uint64_t* deltas, int count, cudaStream_t s
 // written only if it is impossible, a write of a constant, and a copy.
 void launch_read(const float* data, std::size_t n, float* out, cudaStream_t stream);
 void launch_write(float* data, std::size_t n, cudaStream_t stream);
+// The read, passes times over the same n floats in one launch, past L1 (the L2 sweep).
+void launch_read_passes(const float* data, std::size_t n, int passes, float* out, cudaStream_t stream);
 void launch_copy(float* dst, const float* src, std::size_t n, cudaStream_t stream);
 
 }  // namespace gbx_probe

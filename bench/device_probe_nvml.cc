@@ -1,9 +1,11 @@
 // NVML: how often the total-energy counter moves and by how much (the resolution an energy figure
-// per benchmark really has), and the SM and memory clocks while the device is busy.
+// per benchmark really has), the SM and memory clocks while the device is busy, and what one call
+// costs the thread that makes it.
 #include <cuda_runtime_api.h>
 
 #include <algorithm>
 #include <cstring>
+#include <functional>
 #include <optional>
 #include <string>
 #include <vector>
@@ -14,6 +16,40 @@
 #include "extensions/cpu_timer.h"
 
 namespace gbx_probe {
+
+namespace {
+
+const char* const kCallName = "NVML call on the host: median wall time (the slower of energy and SM clock)";
+
+// The median wall time of 21 calls.
+double median_call_seconds(const std::function<void()>& call) {
+  std::vector<double> seconds;
+  for (int i = 0; i < 21; ++i) {
+    const double start = gbx::steady_now_seconds();
+    call();
+    seconds.push_back(gbx::steady_now_seconds() - start);
+  }
+  return median_of(seconds);
+}
+
+// A slow call is a fact of the machine (a VM's NVML may take milliseconds), not a fault: gbx reads
+// NVML from a sampler thread, off the timed region, so the figure is reported, never failed.
+Figure call_cost(const gbx::NvmlSession& session, gbx::NvmlDevice* device) {
+  std::string why;
+  const double energy = median_call_seconds([&] { (void)session.total_energy_mj(device, why); });
+  const double clock = median_call_seconds([&] { (void)session.sm_clock_mhz(device); });
+  const double slower = std::max(energy, clock);
+  const std::string each = "energy " + number(energy * 1e3) + " ms, SM clock " + number(clock * 1e3) + " ms";
+  const std::string expectation =
+      slower <= 1e-3 ? "<= 1 ms: gbx reads NVML from a sampler thread (" + each + ")"
+                     : "**finding**: above 1 ms (" + each +
+                           "), this machine's NVML, not a fault; gbx reads NVML from a sampler thread, at most "
+                           "one reading per call";
+  return checked(kCallName, slower * 1e3, "ms", expectation, slower > 0.0,
+                 "21 calls each of nvmlDeviceGetTotalEnergyConsumption and the SM clock query, device idle");
+}
+
+}  // namespace
 
 void probe_nvml(ProbeResult& result) {
   const std::string energy_name = "NVML energy counter: update period";
@@ -28,6 +64,7 @@ void probe_nvml(ProbeResult& result) {
   if (device == nullptr) {
     result.figures.push_back(not_measured(energy_name, "ms", "> 0", why));
     result.figures.push_back(not_measured(step_name, "mJ", "> 0", why));
+    result.figures.push_back(not_measured(kCallName, "ms", "<= 1 ms", why));
     return;
   }
   int max_clock_khz = 0;
@@ -81,6 +118,7 @@ void probe_nvml(ProbeResult& result) {
                                    "> 0 and <= the highest SM clock (" + std::to_string(max_clock_mhz) + " MHz)",
                                    highest_sm > 0 && highest_sm <= max_clock_mhz * 1.01));
   result.figures.push_back(checked("memory clock while busy (NVML)", highest_memory, "MHz", "> 0", highest_memory > 0));
+  result.figures.push_back(call_cost(session, device));
 }
 
 }  // namespace gbx_probe

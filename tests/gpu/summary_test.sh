@@ -30,11 +30,17 @@ not_run = dict(env, not_run=[{"name": "reduce/cub/n:4096/iterations:1/manual_tim
 json.dump({"benchmarks": [ran], "gbx": not_run}, open(f"{d}/not_run.json", "w"))
 open(f"{d}/nan.json", "w").write('{"benchmarks": [], "x": NaN}')
 figure = {"name": "CUDA event resolution", "value": 0.032, "unit": "us", "expectation": "<= 0.5 us", "plausible": True}
-sweep = [{"working_set_bytes": 2**25, "of_l2": 0.5, "hot_bytes_per_second": 9e12, "cold_bytes_per_second": 3e12,
-          "cold_over_hot": 3.0}]
+sweep = [{"working_set_bytes": 2**25, "of_l2": 0.5, "hot_passes": 64, "hot_bytes_per_second": 9e12,
+          "cold_bytes_per_second": 3e12, "cold_launch_seconds": 1.4e-5, "cold_over_hot": 3.0}]
 json.dump({"device": {"name": "NVIDIA H200"}, "figures": [figure], "l2_sweep": sweep}, open(f"{d}/probe.json", "w"))
 implausible = dict(figure, name="SGEMM 4096^3: register-blocked / cuBLAS", value=1.4, plausible=False)
 json.dump({"device": {"name": "NVIDIA H200"}, "figures": [figure, implausible]}, open(f"{d}/probe_bad.json", "w"))
+# A figure above its informative bound (the NVML call's cost) is a finding in its text, not a failure.
+finding = dict(figure, name="NVML call on the host: median wall time (the slower of energy and SM clock)", value=3.5,
+               unit="ms", expectation="**finding**: above 1 ms (energy 3.5 ms, SM clock 3.4 ms)")
+old_sweep = [{k: v for k, v in sweep[0].items() if k not in ("hot_passes", "cold_launch_seconds")}]
+json.dump({"device": {"name": "NVIDIA H200"}, "figures": [figure, finding], "l2_sweep": old_sweep},
+          open(f"{d}/probe_v1.json", "w"))
 PY
 
 python3 "$summary" "$dir/good.json" "$dir/good.md" >/dev/null || fail "a clean record did not pass"
@@ -56,7 +62,12 @@ python3 "$summary" "$dir/nan.json" "$dir/nan.md" >/dev/null 2>&1
 python3 "$summary" "$dir/good.json" "$dir/all.md" --cold "$dir/good.json" --probe "$dir/probe.json" >/dev/null ||
   fail "a clean record, cold record and probe did not pass"
 expect_output "the probe's figure" "$dir/all.md" '^\| CUDA event resolution \| 0\.032 us \| <= 0\.5 us \| ok \|$'
-expect_output "the L2 sweep" "$dir/all.md" '^\| 32\.0 MiB \| 0\.5 \| 9\.00 TB/s \| 3\.00 TB/s \| 3\.00 \|$'
+expect_output "the L2 sweep" "$dir/all.md" '^\| 32\.0 MiB \| 0\.5 \| 64 \| 9\.00 TB/s \| 3\.00 TB/s \| 3\.00 \|$'
+expect_output "the L2 sweep's method" "$dir/all.md" '^L2 sweep \(read bandwidth; hot: read `Passes` times in one launch; cold'
+python3 "$summary" "$dir/good.json" "$dir/v1.md" --probe "$dir/probe_v1.json" >/dev/null ||
+  fail "a finding, or a sweep without hot_passes (version 1), failed the summary"
+expect_output "the finding, ok" "$dir/v1.md" '^\| NVML call on the host: .* \| 3\.5 ms \| \*\*finding\*\*: above 1 ms .* \| ok \|$'
+expect_output "a version 1 sweep" "$dir/v1.md" '^\| 32\.0 MiB \| 0\.5 \| 1 \| 9\.00 TB/s \| 3\.00 TB/s \| 3\.00 \|$'
 expect_output "the cold suite" "$dir/all.md" '^## The CUDA suite, cold$'
 expect_output "the verdict" "$dir/all.md" '^- verdict: counts$'
 python3 "$summary" "$dir/good.json" "$dir/bad.md" --probe "$dir/probe_bad.json" >/dev/null &&
