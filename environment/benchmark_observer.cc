@@ -42,6 +42,9 @@ void EnvironmentObserver::benchmark_started(const std::optional<std::array<unsig
   gpu_unavailable_.clear();
   last_gpu_mj_.reset();
   smallest_gpu_step_mj_.reset();
+  gpu_group_open_ = false;
+  gpu_group_runs_ = 0;
+  gpu_group_samples_ = 0;
   if (gpu_benchmark_) {
     if (!nvml_) nvml_ = std::make_unique<NvmlSession>();
     unsigned char bytes[16];
@@ -72,26 +75,45 @@ void EnvironmentObserver::benchmark_started(const std::optional<std::array<unsig
 
 void EnvironmentObserver::sample_started() {
   const double now = wall_seconds();
-  if (gpu_tally_) gpu_tally_->before(gpu_joules(), now);
+  if (gpu_tally_ && !gpu_group_open_) {
+    gpu_tally_->before(gpu_joules(), now);
+    gpu_group_open_ = true;
+    gpu_group_start_ = now;
+  }
   if (cpu_tally_) cpu_tally_->before(powercap_->joules(), now);
 }
 
 void EnvironmentObserver::sample_finished(std::int64_t runs) {
   const double now = wall_seconds();
-  if (gpu_tally_) gpu_tally_->after(gpu_joules(), now, runs);
+  if (gpu_tally_ && gpu_group_open_) {
+    gpu_group_runs_ += runs;
+    ++gpu_group_samples_;
+    if (now - gpu_group_start_ >= options_.energy_group_seconds) close_gpu_group(now);
+  }
   if (cpu_tally_) cpu_tally_->after(powercap_->joules(), now, runs);
 }
 
+void EnvironmentObserver::close_gpu_group(double now) {
+  gpu_tally_->after(gpu_joules(), now, gpu_group_runs_, gpu_group_samples_);
+  gpu_group_open_ = false;
+  gpu_group_runs_ = 0;
+  gpu_group_samples_ = 0;
+}
+
+// The sampler's latest reading: the warm-up asks once per sample, and an NVML call can take ms.
 std::optional<double> EnvironmentObserver::sm_clock_mhz() {
-  if (!device_) return std::nullopt;
-  const auto mhz = nvml_->sm_clock_mhz(device_);
-  return mhz ? std::optional<double>(*mhz) : std::nullopt;
+  if (!sampler_) return std::nullopt;
+  const auto reading = sampler_->latest();
+  if (!reading || !reading->sm_mhz) return std::nullopt;
+  return static_cast<double>(*reading->sm_mhz);
 }
 
 detail::Observations EnvironmentObserver::benchmark_finished() {
   detail::Observations seen;
   if (!active_) return seen;
   active_ = false;
+  // The last group ends with the last sample: finish() follows the measurement at once.
+  if (gpu_tally_ && gpu_group_open_ && gpu_group_runs_ > 0) close_gpu_group(wall_seconds());
   if (gpu_benchmark_) {
     seen.gpu_energy = gpu_tally_ ? gpu_tally_->result() : energy_unavailable(kNvmlEnergy, gpu_unavailable_);
     if (gpu_tally_ && smallest_gpu_step_mj_) {

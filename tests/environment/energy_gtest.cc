@@ -69,13 +69,14 @@ TEST(EnergyTally, NoCounterSaysWhy) {
 }
 
 TEST(Observer, MeasuresEnergyPerRunAndFlagsClocksAroundAMeasurement) {
-  // Each sample reads the counter twice: +2 J per sample, whatever its batch.
+  // With groups of no length, each sample reads the counter twice: +2 J per sample, whatever its batch.
   ScopedEnv energy("FAKE_NVML_ENERGY_MJ", "0,0,2000,2000,4000,4000,6000,6000,8000");
   ScopedEnv sm("FAKE_NVML_SM_MHZ", "1980,1410");
   ScopedEnv reasons("FAKE_NVML_REASONS", "0,0x40");
   EnvironmentObserver::Options options;
   options.powercap_root = "/nonexistent/powercap";
   options.clock_period = std::chrono::microseconds(1000);
+  options.energy_group_seconds = 0.0;
   EnvironmentObserver observer(options);
   observer.benchmark_started(kFakeUuid);
   // The counter's first answer is read when the benchmark starts (is it there at all?), then
@@ -111,6 +112,57 @@ TEST(Observer, MeasuresEnergyPerRunAndFlagsClocksAroundAMeasurement) {
   EXPECT_GE(seen.clocks->thermal_readings, 1);
   EXPECT_EQ(seen.clocks->thermal_readings, seen.clocks->readings - 1);  // all but the first reading
   EXPECT_EQ(seen.clocks->throttle_reasons, std::vector<std::string>{"hw_thermal_slowdown"});
+}
+
+// Four samples within the default group (0.2 s): the counter is read when the benchmark starts, then
+// once before the group and once after it, not around every sample (one NVML call took 3.5 ms on an
+// H200 VM). Read around every sample, this script would give 4 + 4 + 0 + 0 = 8 J, not 4 J.
+TEST(Observer, ReadsTheGpuCounterAroundAGroupOfSamplesNotEachSample) {
+  ScopedEnv energy("FAKE_NVML_ENERGY_MJ", "0,1000,5000,6000,10000");
+  EnvironmentObserver::Options options;
+  options.powercap_root = "/nonexistent/powercap";
+  EnvironmentObserver observer(options);
+  observer.benchmark_started(kFakeUuid);
+  for (int sample = 0; sample < 4; ++sample) {
+    observer.sample_started();
+    observer.sample_finished(10);
+  }
+  const detail::Observations seen = observer.benchmark_finished();
+  ASSERT_TRUE(seen.gpu_energy);
+  ASSERT_TRUE(seen.gpu_energy->joules_per_run) << seen.gpu_energy->unavailable;
+  EXPECT_DOUBLE_EQ(seen.gpu_energy->joules, 4.0);
+  EXPECT_DOUBLE_EQ(*seen.gpu_energy->joules_per_run, 4.0 / 40.0);
+  EXPECT_EQ(seen.gpu_energy->samples, 4);
+  EXPECT_EQ(seen.gpu_energy->runs, 40);
+  EXPECT_FALSE(seen.gpu_energy->lower);  // one window: no interval
+}
+
+// The warm-up asks for the SM clock once per sample: the sampler's latest reading answers.
+TEST(Observer, TheSmClockComesFromTheSampler) {
+  ScopedEnv sm("FAKE_NVML_SM_MHZ", "1755");
+  EnvironmentObserver::Options options;
+  options.powercap_root = "/nonexistent/powercap";
+  EnvironmentObserver observer(options);
+  EXPECT_FALSE(observer.sm_clock_mhz());  // no benchmark, no sampler
+  observer.benchmark_started(kFakeUuid);
+  ASSERT_TRUE(observer.sm_clock_mhz());
+  EXPECT_DOUBLE_EQ(*observer.sm_clock_mhz(), 1755.0);
+  observer.benchmark_finished();
+  EXPECT_FALSE(observer.sm_clock_mhz());
+}
+
+// A counter that never moved in what was measured resolved nothing: no 0 J per run.
+TEST(EnergyTally, ACounterThatNeverAdvancedIsNotResolved) {
+  EnergyTally tally("nvml", 1e-3);
+  tally.before(12.0, 0.0);
+  tally.after(12.0, 0.108, 90, 30);
+  const detail::EnergyUse use = tally.result();
+  EXPECT_FALSE(use.joules_per_run);
+  EXPECT_FALSE(use.average_watts);
+  EXPECT_NE(use.unavailable.find("not resolved: the counter did not advance in the 0.108 s measured"),
+            std::string::npos)
+      << use.unavailable;
+  EXPECT_EQ(use.samples, 30);
 }
 
 TEST(ClockSampler, SummaryOfSteadyClocksIsUnflagged) {
