@@ -13,17 +13,15 @@
 
 namespace gbx {
 
-// The observer gbx installs (extensions/observer.h): the CPU's RAPL counters around each sample; the
-// GPU's NVML energy counter around groups of consecutive samples of at least energy_group_seconds;
-// the GPU's clocks and clock-event reasons on a sampler thread. One NVML call took about 3.5 ms on
-// an H200 VM (docs/gpu-results.md), and its counter moves every 0.1 s: read around every sample, it
-// made each CUDA sample cost 7 ms and resolved nothing.
+// The observer gbx installs (extensions/observer.h): the CPU's RAPL counters around each sample
+// (sysfs: cheap); on a sampler thread, the GPU's clocks, clock-event reasons and NVML energy counter.
+// The measurement thread makes no NVML call per sample: one took about 3.5 ms on an H200 VM, and
+// read around every sample it made each CUDA sample cost 7 ms (docs/energy.md).
 class EnvironmentObserver final : public BenchmarkObserver {
  public:
   struct Options {
     std::string powercap_root = "/sys/class/powercap";
     std::chrono::microseconds clock_period{10'000};  // 100 readings a second
-    double energy_group_seconds = 0.2;               // 0: around every sample
   };
   EnvironmentObserver();
   explicit EnvironmentObserver(Options options);
@@ -36,24 +34,14 @@ class EnvironmentObserver final : public BenchmarkObserver {
   detail::Observations benchmark_finished() override;
 
  private:
-  std::optional<double> gpu_joules();
-  void close_gpu_group(double now);
-
   Options options_;
   std::unique_ptr<NvmlSession> nvml_;  // loaded at the first GPU benchmark: nvmlInit is slow
   NvmlDevice* device_ = nullptr;
   std::string gpu_unavailable_;
   std::unique_ptr<PowercapMeter> powercap_;
-  std::optional<EnergyTally> gpu_tally_;
-  // The GPU energy counter's resolution, measured: the smallest rise between two of this benchmark's
-  // readings (NVML counts in mJ, but the counter moves in far larger steps, tens of ms apart).
-  std::optional<unsigned long long> last_gpu_mj_;
-  std::optional<unsigned long long> smallest_gpu_step_mj_;
-  // The group of samples the GPU counter's last reading opened.
-  bool gpu_group_open_ = false;
-  double gpu_group_start_ = 0.0;
-  std::int64_t gpu_group_runs_ = 0;
-  std::int64_t gpu_group_samples_ = 0;
+  bool gpu_energy_ = false;  // the device's energy counter answered at benchmark_started
+  SampleSpan gpu_span_;
+  double sample_start_ = 0.0;
   std::optional<EnergyTally> cpu_tally_;
   std::unique_ptr<ClockSampler> sampler_;
   bool gpu_benchmark_ = false;

@@ -7,7 +7,8 @@
 
 namespace gbx {
 
-ClockSampler::ClockSampler(Read read, std::chrono::microseconds period) : read_(std::move(read)), period_(period) {}
+ClockSampler::ClockSampler(Read read, std::chrono::microseconds period, ReadCounter counter)
+    : read_(std::move(read)), period_(period), counter_(std::move(counter)) {}
 
 ClockSampler::~ClockSampler() {
   if (thread_.joinable()) stop();
@@ -19,7 +20,9 @@ void ClockSampler::start() {
     std::lock_guard<std::mutex> lock(mutex_);
     stopping_ = false;
     readings_.clear();
+    counter_readings_.clear();
     readings_.push_back(read_());
+    if (auto counter = read_counter()) counter_readings_.push_back(*counter);
   }
   thread_ = std::thread([this] { loop(); });
 }
@@ -29,9 +32,11 @@ void ClockSampler::loop() {
   auto next = std::chrono::steady_clock::now() + period_;
   while (!wake_.wait_until(lock, next, [this] { return stopping_; })) {
     lock.unlock();
-    ClockReading reading = read_();  // NVML's call may take tens of microseconds: not under the lock
+    ClockReading reading = read_();  // NVML's calls may take milliseconds: not under the lock
+    const std::optional<CounterReading> counter = read_counter();
     lock.lock();
     readings_.push_back(reading);
+    if (counter) counter_readings_.push_back(*counter);
     // A fixed rate, not a fixed gap: a slow reading does not push the later ones back.
     next += period_;
     const auto now = std::chrono::steady_clock::now();
@@ -48,7 +53,24 @@ std::vector<ClockReading> ClockSampler::stop() {
   if (thread_.joinable()) thread_.join();
   std::lock_guard<std::mutex> lock(mutex_);
   readings_.push_back(read_());
+  if (auto counter = read_counter()) counter_readings_.push_back(*counter);
   return std::exchange(readings_, {});
+}
+
+std::vector<CounterReading> ClockSampler::take_counter_readings() {
+  std::lock_guard<std::mutex> lock(mutex_);
+  return std::exchange(counter_readings_, {});
+}
+
+std::optional<CounterReading> ClockSampler::read_counter() const {
+  if (!counter_) return std::nullopt;
+  const auto before = std::chrono::steady_clock::now();
+  const std::optional<double> joules = counter_();
+  const auto after = std::chrono::steady_clock::now();
+  if (!joules) return std::nullopt;
+  // Stamped at the call's middle: the call may take milliseconds, but the counter moves every 0.1 s.
+  const auto middle = before + (after - before) / 2;
+  return CounterReading{std::chrono::duration<double>(middle.time_since_epoch()).count(), *joules};
 }
 
 std::optional<ClockReading> ClockSampler::latest() const {

@@ -1,11 +1,20 @@
 #include "environment/energy_tally.h"
 
+#include <algorithm>
+#include <cmath>
 #include <cstdio>
+#include <limits>
 #include <utility>
 
 #include "stats/statistics.h"
 
 namespace gbx {
+
+namespace {
+
+constexpr double kNotResolved = std::numeric_limits<double>::quiet_NaN();  // written as null
+
+}  // namespace
 
 EnergyTally::EnergyTally(std::string source, double resolution_joules)
     : source_(std::move(source)), resolution_joules_(resolution_joules) {}
@@ -15,14 +24,13 @@ void EnergyTally::before(std::optional<double> counter_joules, double seconds) {
   start_seconds_ = seconds;
 }
 
-void EnergyTally::after(std::optional<double> counter_joules, double seconds, std::int64_t runs, std::int64_t samples) {
+void EnergyTally::after(std::optional<double> counter_joules, double seconds, std::int64_t runs) {
   if (!start_joules_ || !counter_joules || runs <= 0 || *counter_joules < *start_joules_) return;
   const double joules = *counter_joules - *start_joules_;
   joules_per_run_.push_back(joules / static_cast<double>(runs));
   joules_ += joules;
   seconds_ += seconds - start_seconds_;
   runs_ += runs;
-  samples_ += samples;
   start_joules_.reset();
 }
 
@@ -30,7 +38,7 @@ detail::EnergyUse EnergyTally::result() const {
   detail::EnergyUse use;
   use.source = source_;
   use.resolution_joules = resolution_joules_;
-  use.samples = samples_;
+  use.samples = static_cast<std::int64_t>(joules_per_run_.size());
   use.runs = runs_;
   use.joules = joules_;
   use.seconds = seconds_;
@@ -39,11 +47,11 @@ detail::EnergyUse EnergyTally::result() const {
     return use;
   }
   if (joules_ <= 0.0) {
-    // Not a measured zero: the counter's update period is longer than what was measured (NVML's
-    // on an H200 moves every 0.1 s).
+    // Not a measured zero: the counter's update period is longer than what was measured.
     char text[160];
     std::snprintf(text, sizeof text, "not resolved: the counter did not advance in the %.3g s measured", seconds_);
     use.unavailable = text;
+    use.joules = kNotResolved;
     return use;
   }
   double sum = 0.0;
@@ -54,6 +62,85 @@ detail::EnergyUse EnergyTally::result() const {
     use.upper = interval->upper;
   }
   if (seconds_ > 0.0) use.average_watts = joules_ / seconds_;
+  return use;
+}
+
+void SampleSpan::add(double start_seconds, double end_seconds, std::int64_t sample_runs) {
+  if (samples == 0) start = start_seconds;
+  end = end_seconds;
+  inside += end_seconds - start_seconds;
+  ++samples;
+  runs += sample_runs;
+}
+
+detail::EnergyUse span_energy(const std::string& source, const std::vector<CounterReading>& readings,
+                              const SampleSpan& span, double counter_unit) {
+  detail::EnergyUse use;
+  use.source = source;
+  use.samples = span.samples;
+  use.runs = span.runs;
+  use.resolution_joules = counter_unit;
+  use.joules = kNotResolved;
+  // The counter's steps and how often it moves, over every reading of the benchmark (warm-up too).
+  std::vector<double> moved_at;
+  for (std::size_t i = 1; i < readings.size(); ++i) {
+    const double rise = readings[i].joules - readings[i - 1].joules;
+    if (rise <= 0.0) continue;
+    use.resolution_joules = moved_at.empty() ? rise : std::min(use.resolution_joules, rise);
+    moved_at.push_back(readings[i].seconds);
+  }
+  if (span.samples == 0 || span.runs <= 0) {
+    use.unavailable = "no sample was measured";
+    return use;
+  }
+  use.seconds = span.end - span.start;
+  if (use.seconds > 0.0) use.duty = std::min(1.0, span.inside / use.seconds);
+
+  std::optional<std::size_t> first, last;  // the readings that bracket the span
+  for (std::size_t i = 0; i < readings.size(); ++i) {
+    if (readings[i].seconds <= span.start) first = i;
+    if (!last && readings[i].seconds >= span.end) last = i;
+  }
+  if (!first || !last) {
+    use.unavailable = "no two readings of the counter bracketed the samples";
+    return use;
+  }
+  int steps = 0;
+  double largest = 0.0;
+  for (std::size_t i = *first + 1; i <= *last; ++i) {
+    const double rise = readings[i].joules - readings[i - 1].joules;
+    if (rise < 0.0) {
+      use.unavailable = "the counter went back during the samples";
+      return use;
+    }
+    if (rise > 0.0) ++steps;
+    largest = std::max(largest, rise);
+  }
+  if (steps < kMinCounterSteps) {
+    char text[240];
+    if (moved_at.size() >= 2) {
+      std::vector<double> gaps;
+      for (std::size_t i = 1; i < moved_at.size(); ++i) gaps.push_back(moved_at[i] - moved_at[i - 1]);
+      std::snprintf(text, sizeof text,
+                    "not resolved: the span, %.3g s, held %d step(s) of the counter, which moves every %.3g s; "
+                    "at least %d are needed",
+                    use.seconds, steps, median(gaps).value_or(0.0), kMinCounterSteps);
+    } else {
+      std::snprintf(text, sizeof text,
+                    "not resolved: the span, %.3g s, held %d step(s) of the counter, which moved %d time(s) in the "
+                    "%.3g s read; at least %d are needed",
+                    use.seconds, steps, static_cast<int>(moved_at.size()),
+                    readings.empty() ? 0.0 : readings.back().seconds - readings.front().seconds, kMinCounterSteps);
+    }
+    use.unavailable = text;
+    return use;
+  }
+  use.joules = readings[*last].joules - readings[*first].joules;
+  const auto runs = static_cast<double>(span.runs);
+  use.joules_per_run = use.joules / runs;
+  use.lower = std::max(0.0, use.joules - 2.0 * largest) / runs;
+  use.upper = (use.joules + 2.0 * largest) / runs;
+  if (use.seconds > 0.0) use.average_watts = use.joules / use.seconds;
   return use;
 }
 

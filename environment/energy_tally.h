@@ -9,10 +9,11 @@
 
 namespace gbx {
 
-// Turns a cumulative energy counter, read before and after each sample (or each group of
-// consecutive samples), into energy per run. A counter that advances in coarse steps reads 0 for
-// some windows and a whole step for others; the mean over windows stays right, and its interval
-// says how well the steps average out. A counter that never advanced resolved nothing: no figure.
+// Turns a cumulative energy counter, read before and after each sample, into energy per run. A
+// counter that advances in coarse steps reads 0 for some samples and a whole step for others; the
+// mean over samples stays right, and its interval says how well the steps average out. A counter
+// that never advanced resolved nothing: no figure. Cheap counters only (RAPL through sysfs): the
+// reads are on the measurement thread.
 class EnergyTally {
  public:
   EnergyTally(std::string source, double resolution_joules);
@@ -20,8 +21,7 @@ class EnergyTally {
   // counter_joules: the counter now; seconds: a wall clock. A sample whose reading failed is
   // dropped (after() with an empty counter).
   void before(std::optional<double> counter_joules, double seconds);
-  // samples: how many samples the window since before() held.
-  void after(std::optional<double> counter_joules, double seconds, std::int64_t runs, std::int64_t samples = 1);
+  void after(std::optional<double> counter_joules, double seconds, std::int64_t runs);
 
   detail::EnergyUse result() const;
 
@@ -30,12 +30,43 @@ class EnergyTally {
   double resolution_joules_;
   std::optional<double> start_joules_;
   double start_seconds_ = 0.0;
-  std::vector<double> joules_per_run_;  // one per window
-  std::int64_t samples_ = 0;
+  std::vector<double> joules_per_run_;  // one per sample
   double joules_ = 0.0;
   double seconds_ = 0.0;
   std::int64_t runs_ = 0;
 };
+
+// One reading of a cumulative energy counter, taken on a thread of its own (clock_sampler.h).
+struct CounterReading {
+  double seconds = 0.0;  // steady clock, when it was read
+  double joules = 0.0;
+};
+
+// A benchmark's measured span: from its first sample's start to its last one's end (steady clock),
+// and the time inside the samples' windows, the rest being the gaps between them.
+struct SampleSpan {
+  double start = 0.0;
+  double end = 0.0;
+  double inside = 0.0;
+  std::int64_t samples = 0;
+  std::int64_t runs = 0;
+
+  void add(double start_seconds, double end_seconds, std::int64_t sample_runs);
+};
+
+// Fewer counter steps than this inside a span resolve nothing: with one step of error at each end
+// (below), one step could be anything from nothing to three.
+constexpr int kMinCounterSteps = 1;
+
+// Energy per run over the span, from a counter read in time order on another thread: the rise
+// from the last reading at or before the span's start to the first at or after its end. The counter
+// is a step function that lags the energy by up to one update period (NVML's, on an H200: 0.1 s,
+// steps of ~12 J), so each end may be off by up to one step: lower and upper are the figure less
+// and plus the largest step seen, twice. The span holds the gaps between samples, so their idle
+// energy is counted; duty says how much of the span the samples filled. resolution_joules: the
+// smallest step seen; counter_unit: the counter's unit, where no step is seen.
+detail::EnergyUse span_energy(const std::string& source, const std::vector<CounterReading>& readings,
+                              const SampleSpan& span, double counter_unit);
 
 // An EnergyUse that says only why there is none.
 detail::EnergyUse energy_unavailable(const std::string& source, const std::string& why);

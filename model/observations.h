@@ -9,16 +9,20 @@ namespace gbx::detail {
 
 // Energy one source (a GPU's NVML counter, the CPU's RAPL domains) saw during a benchmark's samples.
 struct EnergyUse {
-  std::string source;                    // what was read, e.g. "nvmlDeviceGetTotalEnergyConsumption"
-  std::string unavailable;               // why nothing was read; empty when it was
-  std::optional<double> joules_per_run;  // mean over samples of each sample's energy / its runs
-  std::optional<double> lower, upper;    // 95% Student-t interval of that mean; absent under 2 samples
-  std::optional<double> average_watts;   // total energy / wall time between the reads
-  double joules = 0.0;                   // in all samples together
-  double seconds = 0.0;                  // wall time between each sample's reads, summed
+  std::string source;       // what was read, e.g. "nvmlDeviceGetTotalEnergyConsumption"
+  std::string unavailable;  // why nothing was read; empty when it was
+  // CPU (RAPL, read around each sample): the mean over samples of each sample's energy / its runs,
+  // with a 95% Student-t interval (absent under 2 samples). GPU (NVML, read on the sampler thread):
+  // the energy over the measured span / its runs, bounded by one counter step at each end.
+  std::optional<double> joules_per_run;
+  std::optional<double> lower, upper;
+  std::optional<double> average_watts;  // joules / seconds
+  double joules = 0.0;                  // in all samples (CPU) or the span (GPU); NaN where not resolved
+  double seconds = 0.0;                 // the samples' windows, summed (CPU), or the span (GPU)
   std::int64_t samples = 0;
   std::int64_t runs = 0;
   double resolution_joules = 0.0;  // one step of the counter
+  std::optional<double> duty;      // GPU: the fraction of the span inside the samples' windows
 };
 
 // A GPU's clocks and clock-event (throttle) reasons, sampled at a fixed rate during one benchmark.

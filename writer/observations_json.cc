@@ -32,6 +32,7 @@ Json use_json(const std::optional<detail::EnergyUse>& use) {
             {"samples", u.samples},
             {"runs", u.runs},
             {"resolution_joules", finite_or_null(u.resolution_joules)}};
+  if (u.duty) j["duty"] = finite_or_null(u.duty);
   if (!u.unavailable.empty()) j["unavailable"] = u.unavailable;
   return j;
 }
@@ -50,6 +51,7 @@ std::optional<detail::EnergyUse> use_from(const Json& j) {
   u.samples = j.value("samples", std::int64_t{0});
   u.runs = j.value("runs", std::int64_t{0});
   u.resolution_joules = number_at(j, "resolution_joules").value_or(0.0);
+  u.duty = number_at(j, "duty");
   return u;
 }
 
@@ -112,6 +114,8 @@ namespace {
 std::optional<detail::EnergyUse> merge_energy(const std::vector<const std::optional<detail::EnergyUse>*>& parts) {
   std::optional<detail::EnergyUse> merged;
   std::vector<double> per_process;
+  double inside = 0.0;  // the spans' seconds inside samples, where every part has a duty
+  bool every_duty = true;
   for (const auto* part : parts) {
     if (!*part) continue;
     const detail::EnergyUse& u = **part;
@@ -129,13 +133,17 @@ std::optional<detail::EnergyUse> merge_energy(const std::vector<const std::optio
     merged->seconds += u.seconds;
     merged->samples += u.samples;
     merged->runs += u.runs;
+    every_duty = every_duty && u.duty;
+    if (u.duty) inside += *u.duty * u.seconds;
   }
   if (!merged) return merged;
   merged->joules_per_run.reset();
   merged->lower.reset();
   merged->upper.reset();
   merged->average_watts.reset();
+  merged->duty.reset();
   if (merged->runs > 0) {
+    if (every_duty && merged->seconds > 0.0) merged->duty = inside / merged->seconds;
     merged->unavailable.clear();
     merged->joules_per_run = merged->joules / static_cast<double>(merged->runs);
     if (merged->seconds > 0.0) merged->average_watts = merged->joules / merged->seconds;

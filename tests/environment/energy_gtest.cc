@@ -4,9 +4,13 @@
 
 #include <stdlib.h>
 
+#include <algorithm>
 #include <array>
 #include <chrono>
+#include <cmath>
 #include <memory>
+#include <string>
+#include <thread>
 
 #include "environment/benchmark_observer.h"
 #include "environment/clock_sampler.h"
@@ -68,19 +72,22 @@ TEST(EnergyTally, NoCounterSaysWhy) {
   EXPECT_NE(why.find("Not Found"), std::string::npos) << why;
 }
 
-TEST(Observer, MeasuresEnergyPerRunAndFlagsClocksAroundAMeasurement) {
-  // With groups of no length, each sample reads the counter twice: +2 J per sample, whatever its batch.
-  ScopedEnv energy("FAKE_NVML_ENERGY_MJ", "0,0,2000,2000,4000,4000,6000,6000,8000");
+// "v0,v0+1,...": each NVML call answers the next value, so a value read says how many calls came before.
+std::string counting_series(unsigned long long first) {
+  std::string text;
+  for (unsigned long long v = first; v < first + 100; ++v) text += (text.empty() ? "" : ",") + std::to_string(v);
+  return text;
+}
+
+TEST(Observer, FlagsClocksAroundAMeasurementAndResolvesNoEnergyFromAStillCounter) {
+  ScopedEnv energy("FAKE_NVML_ENERGY_MJ", "5000");  // never moves
   ScopedEnv sm("FAKE_NVML_SM_MHZ", "1980,1410");
   ScopedEnv reasons("FAKE_NVML_REASONS", "0,0x40");
   EnvironmentObserver::Options options;
   options.powercap_root = "/nonexistent/powercap";
   options.clock_period = std::chrono::microseconds(1000);
-  options.energy_group_seconds = 0.0;
   EnvironmentObserver observer(options);
   observer.benchmark_started(kFakeUuid);
-  // The counter's first answer is read when the benchmark starts (is it there at all?), then
-  // each sample reads it twice.
   auto timer = gbx_test::SimulatedTimer::constant(1e-3, 1e-5);
   detail::Protocol protocol;
   protocol.warmup_runs = 0;
@@ -96,12 +103,10 @@ TEST(Observer, MeasuresEnergyPerRunAndFlagsClocksAroundAMeasurement) {
   ASSERT_GT(m.batch, 1);
   const detail::Observations seen = observer.benchmark_finished();
   ASSERT_TRUE(seen.gpu_energy);
-  ASSERT_TRUE(seen.gpu_energy->joules_per_run) << seen.gpu_energy->unavailable;
-  EXPECT_DOUBLE_EQ(*seen.gpu_energy->joules_per_run, 2.0 / static_cast<double>(m.batch));
+  EXPECT_FALSE(seen.gpu_energy->joules_per_run);  // not 0.0 J
+  EXPECT_EQ(seen.gpu_energy->unavailable.rfind("not resolved: ", 0), 0u) << seen.gpu_energy->unavailable;
   EXPECT_EQ(seen.gpu_energy->runs, 4 * m.batch);
   EXPECT_EQ(seen.gpu_energy->samples, 4);
-  // Measured, not assumed: the counter's smallest step between readings (2 J), not its 1 mJ unit.
-  EXPECT_DOUBLE_EQ(seen.gpu_energy->resolution_joules, 2.0);
   ASSERT_TRUE(seen.cpu_energy);
   EXPECT_FALSE(seen.cpu_energy->joules_per_run);
   EXPECT_NE(seen.cpu_energy->unavailable.find("does not exist"), std::string::npos);
@@ -114,55 +119,103 @@ TEST(Observer, MeasuresEnergyPerRunAndFlagsClocksAroundAMeasurement) {
   EXPECT_EQ(seen.clocks->throttle_reasons, std::vector<std::string>{"hw_thermal_slowdown"});
 }
 
-// Four samples within the default group (0.2 s): the counter is read when the benchmark starts, then
-// once before the group and once after it, not around every sample (one NVML call took 3.5 ms on an
-// H200 VM). Read around every sample, this script would give 4 + 4 + 0 + 0 = 8 J, not 4 J.
-TEST(Observer, ReadsTheGpuCounterAroundAGroupOfSamplesNotEachSample) {
-  ScopedEnv energy("FAKE_NVML_ENERGY_MJ", "0,1000,5000,6000,10000");
+// One NVML call took 3.5 ms on an H200 VM: the samples and the warm-up's clock checks make none. With
+// the sampler asleep (an hour's period), each scripted NVML answer read here, before and after 1000
+// samples, is the next one in its series.
+TEST(Observer, SamplesAndClockChecksMakeNoNvmlCall) {
+  static unsigned long long first = 7000;  // a new series for each repetition (--gtest_repeat)
+  const std::string series = counting_series(first += 1000);
+  ScopedEnv energy("FAKE_NVML_ENERGY_MJ", series.c_str());
+  ScopedEnv sm("FAKE_NVML_SM_MHZ", series.c_str());
+  ScopedEnv memory("FAKE_NVML_MEMORY_MHZ", series.c_str());
+  ScopedEnv reasons("FAKE_NVML_REASONS", series.c_str());
   EnvironmentObserver::Options options;
   options.powercap_root = "/nonexistent/powercap";
+  options.clock_period = std::chrono::hours(1);
   EnvironmentObserver observer(options);
   observer.benchmark_started(kFakeUuid);
-  for (int sample = 0; sample < 4; ++sample) {
+  NvmlSession nvml;
+  std::string why;
+  NvmlDevice* device = nvml.device("GPU-00112233-4455-6677-8899-aabbccddeeff", why);
+  ASSERT_NE(device, nullptr) << why;
+  const unsigned long long energy_before = *nvml.total_energy_mj(device, why);
+  const unsigned sm_before = *nvml.sm_clock_mhz(device);
+  const unsigned memory_before = *nvml.memory_clock_mhz(device);
+  const unsigned long long reasons_before = *nvml.clock_event_reasons(device);
+  for (int sample = 0; sample < 1000; ++sample) {
     observer.sample_started();
+    observer.sample_finished(3);
+    EXPECT_TRUE(observer.sm_clock_mhz());
+  }
+  EXPECT_EQ(*nvml.total_energy_mj(device, why), energy_before + 1);
+  EXPECT_EQ(*nvml.sm_clock_mhz(device), sm_before + 1);
+  EXPECT_EQ(*nvml.memory_clock_mhz(device), memory_before + 1);
+  EXPECT_EQ(*nvml.clock_event_reasons(device), reasons_before + 1);
+  observer.benchmark_finished();
+}
+
+// The counter read on the sampler's thread every millisecond, each reading 12 J above the last,
+// around five samples of 30 ms: many steps in the span, so a figure, bounded by a step at each end.
+TEST(Observer, GpuEnergyComesFromTheSamplersReadingsAroundTheSpan) {
+  std::string ramp;
+  for (int i = 0; i < 3000; ++i) ramp += (ramp.empty() ? "" : ",") + std::to_string(12000 * i);
+  ScopedEnv energy("FAKE_NVML_ENERGY_MJ", ramp.c_str());
+  EnvironmentObserver::Options options;
+  options.powercap_root = "/nonexistent/powercap";
+  options.clock_period = std::chrono::microseconds(1000);
+  EnvironmentObserver observer(options);
+  observer.benchmark_started(kFakeUuid);
+  for (int sample = 0; sample < 5; ++sample) {
+    observer.sample_started();
+    std::this_thread::sleep_for(std::chrono::milliseconds(30));
     observer.sample_finished(10);
   }
   const detail::Observations seen = observer.benchmark_finished();
   ASSERT_TRUE(seen.gpu_energy);
-  ASSERT_TRUE(seen.gpu_energy->joules_per_run) << seen.gpu_energy->unavailable;
-  EXPECT_DOUBLE_EQ(seen.gpu_energy->joules, 4.0);
-  EXPECT_DOUBLE_EQ(*seen.gpu_energy->joules_per_run, 4.0 / 40.0);
-  EXPECT_EQ(seen.gpu_energy->samples, 4);
-  EXPECT_EQ(seen.gpu_energy->runs, 40);
-  EXPECT_FALSE(seen.gpu_energy->lower);  // one window: no interval
+  const detail::EnergyUse& use = *seen.gpu_energy;
+  ASSERT_TRUE(use.joules_per_run) << use.unavailable;
+  EXPECT_EQ(use.samples, 5);
+  EXPECT_EQ(use.runs, 50);
+  EXPECT_GE(use.joules, 24.0);
+  EXPECT_DOUBLE_EQ(std::fmod(use.joules, 12.0), 0.0);
+  EXPECT_DOUBLE_EQ(*use.joules_per_run, use.joules / 50.0);
+  EXPECT_DOUBLE_EQ(*use.lower, std::max(0.0, use.joules - 24.0) / 50.0);
+  EXPECT_DOUBLE_EQ(*use.upper, (use.joules + 24.0) / 50.0);
+  EXPECT_DOUBLE_EQ(use.resolution_joules, 12.0);
+  EXPECT_GE(use.seconds, 0.15);
+  EXPECT_DOUBLE_EQ(*use.average_watts, use.joules / use.seconds);
+  ASSERT_TRUE(use.duty);
+  EXPECT_GT(*use.duty, 0.9);  // back-to-back samples
+  EXPECT_LE(*use.duty, 1.0);
 }
 
-// The warm-up asks for the SM clock once per sample: the sampler's latest reading answers.
+// The warm-up asks for the SM clock once per sample: the sampler's latest reading answers (1755,
+// its first; NVML itself would now say 1000).
 TEST(Observer, TheSmClockComesFromTheSampler) {
-  ScopedEnv sm("FAKE_NVML_SM_MHZ", "1755");
+  ScopedEnv sm("FAKE_NVML_SM_MHZ", "1755,1000");
   EnvironmentObserver::Options options;
   options.powercap_root = "/nonexistent/powercap";
+  options.clock_period = std::chrono::hours(1);
   EnvironmentObserver observer(options);
   EXPECT_FALSE(observer.sm_clock_mhz());  // no benchmark, no sampler
   observer.benchmark_started(kFakeUuid);
-  ASSERT_TRUE(observer.sm_clock_mhz());
-  EXPECT_DOUBLE_EQ(*observer.sm_clock_mhz(), 1755.0);
+  for (int check = 0; check < 3; ++check) {
+    ASSERT_TRUE(observer.sm_clock_mhz());
+    EXPECT_DOUBLE_EQ(*observer.sm_clock_mhz(), 1755.0);
+  }
   observer.benchmark_finished();
   EXPECT_FALSE(observer.sm_clock_mhz());
 }
 
 // A counter that never moved in what was measured resolved nothing: no 0 J per run.
 TEST(EnergyTally, ACounterThatNeverAdvancedIsNotResolved) {
-  EnergyTally tally("nvml", 1e-3);
+  EnergyTally tally("rapl", 1e-6);
   tally.before(12.0, 0.0);
-  tally.after(12.0, 0.108, 90, 30);
+  tally.after(12.0, 0.108, 90);
   const detail::EnergyUse use = tally.result();
   EXPECT_FALSE(use.joules_per_run);
   EXPECT_FALSE(use.average_watts);
-  EXPECT_NE(use.unavailable.find("not resolved: the counter did not advance in the 0.108 s measured"),
-            std::string::npos)
-      << use.unavailable;
-  EXPECT_EQ(use.samples, 30);
+  EXPECT_EQ(use.unavailable, "not resolved: the counter did not advance in the 0.108 s measured");
 }
 
 TEST(ClockSampler, SummaryOfSteadyClocksIsUnflagged) {
