@@ -56,7 +56,7 @@ struct SampleSpan {
 
 // Fewer counter steps than this inside a span resolve nothing: with one step of error at each end
 // (below), one step could be anything from nothing to three.
-constexpr int kMinCounterSteps = 1;
+constexpr int kMinCounterSteps = 2;
 
 // Energy per run over the span, from a counter read in time order on another thread: the rise
 // from the last reading at or before the span's start to the first at or after its end. The counter
