@@ -22,6 +22,27 @@ GBX_FUZZ_PACKAGES=(clang-14 libclang-rt-14-dev)
 
 gbx_log() { printf 'gbx: %s\n' "$*" >&2; }
 
+# Runs one step of a job and says how long it took, and how long the job has run: CI shows only the
+# end of its output, and a job that ran out of time must still say where the time went. With
+# GBX_STEP_LOG set, each step's line is also appended there (.ci/run prints them all at the end).
+gbx_step() {
+  local name=$1 started=$SECONDS code=0
+  shift
+  gbx_log "step $name: started at ${SECONDS}s"
+  # A subshell outside any || list, so that set -e holds inside the step's own functions.
+  set +e
+  (
+    set -e
+    "$@"
+  )
+  code=$?
+  set -e
+  local line="step $name: $((SECONDS - started))s (exit $code; ${SECONDS}s since the job started)"
+  gbx_log "$line"
+  [[ -z ${GBX_STEP_LOG:-} ]] || echo "$line" >>"$GBX_STEP_LOG"
+  return "$code"
+}
+
 # Installs only the packages that are missing, so a machine that has everything makes no apt call.
 gbx_install_deps() {
   local missing=() pkg
