@@ -107,13 +107,18 @@ detail::EnergyUse span_energy(const std::string& source, const std::vector<Count
   }
   int steps = 0;
   double largest = 0.0;
+  std::optional<std::size_t> first_step, last_step;  // the readings that first saw a step
   for (std::size_t i = *first + 1; i <= *last; ++i) {
     const double rise = readings[i].joules - readings[i - 1].joules;
     if (rise < 0.0) {
       use.unavailable = "the counter went back during the samples";
       return use;
     }
-    if (rise > 0.0) ++steps;
+    if (rise > 0.0) {
+      ++steps;
+      if (!first_step) first_step = i;
+      last_step = i;
+    }
     largest = std::max(largest, rise);
   }
   if (steps < kMinCounterSteps) {
@@ -135,12 +140,16 @@ detail::EnergyUse span_energy(const std::string& source, const std::vector<Count
     use.unavailable = text;
     return use;
   }
-  use.joules = readings[*last].joules - readings[*first].joules;
+  const double watts = (readings[*last_step].joules - readings[*first_step].joules) /
+                       (readings[*last_step].seconds - readings[*first_step].seconds);
+  const double bracketed = readings[*last].joules - readings[*first].joules;
+  const double low = std::max(0.0, bracketed - 2.0 * largest), high = bracketed + 2.0 * largest;
+  use.joules = std::clamp(watts * use.seconds, low, high);
   const auto runs = static_cast<double>(span.runs);
   use.joules_per_run = use.joules / runs;
-  use.lower = std::max(0.0, use.joules - 2.0 * largest) / runs;
-  use.upper = (use.joules + 2.0 * largest) / runs;
-  if (use.seconds > 0.0) use.average_watts = use.joules / use.seconds;
+  use.lower = low / runs;
+  use.upper = high / runs;
+  use.average_watts = watts;
   return use;
 }
 

@@ -58,13 +58,15 @@ struct SampleSpan {
 // (below), one step could be anything from nothing to three.
 constexpr int kMinCounterSteps = 2;
 
-// Energy per run over the span, from a counter read in time order on another thread: the rise
-// from the last reading at or before the span's start to the first at or after its end. The counter
-// is a step function that lags the energy by up to one update period (NVML's, on an H200: 0.1 s,
-// steps of ~12 J), so each end may be off by up to one step: lower and upper are the figure less
-// and plus the largest step seen, twice. The span holds the gaps between samples, so their idle
-// energy is counted; duty says how much of the span the samples filled. resolution_joules: the
-// smallest step seen; counter_unit: the counter's unit, where no step is seen.
+// Energy per run over the span, from a counter read in time order on another thread. The counter is
+// a step function that lags the energy by up to one update period (NVML's, on an H200: 0.1 s, steps
+// of ~12 J idle, ~70 J busy). The power is the rise between the first and the last step seen inside
+// the span over the time between them: whole update periods, so no lag at either end; joules is that
+// power times the span. (The rise between the readings that bracket the span holds up to one period
+// more at each end: on an H200 it read 702 W for a 0.136 s span.) lower and upper bound it by that
+// bracketing rise less and plus the largest step seen, twice. The span holds the gaps between
+// samples, so their idle energy is counted; duty says how much of the span the samples filled.
+// resolution_joules: the smallest step seen; counter_unit: the counter's unit, where no step is seen.
 detail::EnergyUse span_energy(const std::string& source, const std::vector<CounterReading>& readings,
                               const SampleSpan& span, double counter_unit);
 

@@ -32,16 +32,17 @@ SampleSpan span_of(double start, double end, int samples, double window, std::in
   return span;
 }
 
-// A span of 1 s (0.302 to 1.302 s) of 30 samples of 90 runs, 30 ms each: the readings at 0.30 s
-// (1036 J) and 1.31 s (1156 J) bracket it, so 120 J over 2700 runs, 0.04444 J per run, 120 W; each
-// end may be one 12 J step off: [96, 144] J / 2700. The samples fill 0.9 s of the span.
+// A span of 1 s (0.302 to 1.302 s) of 30 samples of 90 runs, 30 ms each: the steps seen inside it,
+// 0.35 s (1048 J) to 1.25 s (1156 J), give 120 W, so 120 J over 2700 runs, 0.04444 J per run; the
+// readings at 0.30 s (1036 J) and 1.31 s (1156 J) bracket it, 120 J, and each end may be one 12 J
+// step off: [96, 144] J / 2700. The samples fill 0.9 s of the span.
 TEST(EnergySpan, ACounterSteppingEvery100msOverOneSecond) {
   const SampleSpan span = span_of(0.302, 1.302, 30, 0.03, 90);
   const detail::EnergyUse use = span_energy("nvml", h200_counter(), span, 1e-3);
   ASSERT_TRUE(use.joules_per_run) << use.unavailable;
   EXPECT_EQ(use.unavailable, "");
-  EXPECT_DOUBLE_EQ(use.joules, 120.0);
-  EXPECT_DOUBLE_EQ(*use.joules_per_run, 120.0 / 2700.0);
+  EXPECT_NEAR(use.joules, 120.0, 1e-9);
+  EXPECT_NEAR(*use.joules_per_run, 120.0 / 2700.0, 1e-12);
   EXPECT_DOUBLE_EQ(*use.lower, 96.0 / 2700.0);
   EXPECT_DOUBLE_EQ(*use.upper, 144.0 / 2700.0);
   EXPECT_NEAR(use.seconds, 1.0, 1e-9);
@@ -54,14 +55,30 @@ TEST(EnergySpan, ACounterSteppingEvery100msOverOneSecond) {
 }
 
 // 0.345 to 1.345 s: the readings at 0.34 s (1036 J, just before the step at 0.35 s) and 1.35 s
-// (1168 J, just after the one at 1.35 s) bracket it: 132 J, a step above the 120 J spent, within
-// the bound [132 - 24, 132 + 24] J.
-TEST(EnergySpan, TheBracketingReadingsAreTheLastBeforeAndTheFirstAfter) {
+// (1168 J, just after the one at 1.35 s) bracket it: 132 J, a step above the 120 J spent. The
+// steps seen inside, 0.35 s (1048 J) to 1.35 s (1168 J), give 120 W, so 120 J; the bound is the
+// bracketing rise, [132 - 24, 132 + 24] J.
+TEST(EnergySpan, TheEnergyIsThePowerBetweenStepsTimesTheSpanAndTheBoundTheBracketingRise) {
   const detail::EnergyUse use = span_energy("nvml", h200_counter(), span_of(0.345, 1.345, 30, 0.03, 90), 1e-3);
   ASSERT_TRUE(use.joules_per_run) << use.unavailable;
-  EXPECT_DOUBLE_EQ(use.joules, 132.0);
-  EXPECT_LE(*use.lower, 120.0 / 2700.0);
-  EXPECT_GE(*use.upper, 120.0 / 2700.0);
+  EXPECT_NEAR(use.joules, 120.0, 1e-9);
+  EXPECT_NEAR(*use.average_watts, 120.0, 1e-9);
+  EXPECT_DOUBLE_EQ(*use.lower, 108.0 / 2700.0);
+  EXPECT_DOUBLE_EQ(*use.upper, 156.0 / 2700.0);
+}
+
+// A span of 0.202 s (0.349 to 0.551 s), two counter periods, as the H200's long CUDA rows: the
+// bracketing readings (0.34 s, 1036 J; 0.56 s, 1072 J) hold 36 J, 178 W over the span, where 120 W
+// were spent (the H200 read 702 W so). The steps at 0.35 and 0.55 s give 24 J in 0.2 s: 120 W, and
+// 24.24 J over the span.
+TEST(EnergySpan, ASpanOfTwoPeriodsIsNotInflatedByTheBracketingReadings) {
+  const detail::EnergyUse use = span_energy("nvml", h200_counter(), span_of(0.349, 0.551, 10, 0.02, 5), 1e-3);
+  ASSERT_TRUE(use.joules_per_run) << use.unavailable;
+  EXPECT_NEAR(*use.average_watts, 120.0, 1e-9);
+  EXPECT_NEAR(use.joules, 120.0 * 0.202, 1e-9);
+  EXPECT_NEAR(*use.joules_per_run, 120.0 * 0.202 / 50.0, 1e-12);
+  EXPECT_LE(*use.lower, *use.joules_per_run);
+  EXPECT_GE(*use.upper, *use.joules_per_run);
 }
 
 // 0.302 to 0.402 s: the bracketing readings (0.30 s, 1036 J; 0.41 s, 1048 J) hold one step. That is
