@@ -149,7 +149,8 @@ detail::EnergyUse span_energy(const std::string& source, const std::vector<Count
   use.joules_per_run = use.joules / runs;
   use.lower = low / runs;
   use.upper = high / runs;
-  use.average_watts = watts;
+  // The power itself, unless the bound clipped the energy (a counter that steps unevenly in time).
+  if (use.seconds > 0.0) use.average_watts = use.joules / use.seconds;
   return use;
 }
 

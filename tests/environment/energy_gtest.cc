@@ -37,6 +37,14 @@ class ScopedEnv {
   const char* name_;
 };
 
+// The observer with the fake NVML and no RAPL, its clock sampler reading every `period`.
+EnvironmentObserver::Options gpu_only_options(std::chrono::microseconds period) {
+  EnvironmentObserver::Options options;
+  options.powercap_root = "/nonexistent/powercap";
+  options.clock_period = period;
+  return options;
+}
+
 TEST(EnergyTally, ScriptedCounterGivesJoulesPerRunWithATInterval) {
   // Three samples of 10 runs: 0.5 J, 1.0 J, 1.5 J -> 0.05, 0.10, 0.15 J per run; mean 0.1 J.
   // t interval: sd 0.05, se 0.05/sqrt(3), t(0.975, 2) = 4.302653 -> 0.1 +/- 0.124207.
@@ -83,9 +91,7 @@ TEST(Observer, FlagsClocksAroundAMeasurementAndResolvesNoEnergyFromAStillCounter
   ScopedEnv energy("FAKE_NVML_ENERGY_MJ", "5000");  // never moves
   ScopedEnv sm("FAKE_NVML_SM_MHZ", "1980,1410");
   ScopedEnv reasons("FAKE_NVML_REASONS", "0,0x40");
-  EnvironmentObserver::Options options;
-  options.powercap_root = "/nonexistent/powercap";
-  options.clock_period = std::chrono::microseconds(1000);
+  const EnvironmentObserver::Options options = gpu_only_options(std::chrono::microseconds(1000));
   EnvironmentObserver observer(options);
   observer.benchmark_started(kFakeUuid);
   auto timer = gbx_test::SimulatedTimer::constant(1e-3, 1e-5);
@@ -129,9 +135,7 @@ TEST(Observer, SamplesAndClockChecksMakeNoNvmlCall) {
   ScopedEnv sm("FAKE_NVML_SM_MHZ", series.c_str());
   ScopedEnv memory("FAKE_NVML_MEMORY_MHZ", series.c_str());
   ScopedEnv reasons("FAKE_NVML_REASONS", series.c_str());
-  EnvironmentObserver::Options options;
-  options.powercap_root = "/nonexistent/powercap";
-  options.clock_period = std::chrono::hours(1);
+  const EnvironmentObserver::Options options = gpu_only_options(std::chrono::hours(1));
   EnvironmentObserver observer(options);
   observer.benchmark_started(kFakeUuid);
   NvmlSession nvml;
@@ -161,9 +165,7 @@ TEST(Observer, GpuEnergyComesFromTheSamplersReadingsAroundTheSpan) {
   std::string ramp;
   for (int i = 0; i < 3000; ++i) ramp += (ramp.empty() ? "" : ",") + std::to_string(12000 * i);
   ScopedEnv energy("FAKE_NVML_ENERGY_MJ", ramp.c_str());
-  EnvironmentObserver::Options options;
-  options.powercap_root = "/nonexistent/powercap";
-  options.clock_period = std::chrono::microseconds(1000);
+  const EnvironmentObserver::Options options = gpu_only_options(std::chrono::microseconds(1000));
   EnvironmentObserver observer(options);
   observer.benchmark_started(kFakeUuid);
   for (int sample = 0; sample < 5; ++sample) {
@@ -197,9 +199,7 @@ TEST(Observer, GpuEnergyComesFromTheSamplersReadingsAroundTheSpan) {
 // its first; NVML itself would now say 1000).
 TEST(Observer, TheSmClockComesFromTheSampler) {
   ScopedEnv sm("FAKE_NVML_SM_MHZ", "1755,1000");
-  EnvironmentObserver::Options options;
-  options.powercap_root = "/nonexistent/powercap";
-  options.clock_period = std::chrono::hours(1);
+  const EnvironmentObserver::Options options = gpu_only_options(std::chrono::hours(1));
   EnvironmentObserver observer(options);
   EXPECT_FALSE(observer.sm_clock_mhz());  // no benchmark, no sampler
   observer.benchmark_started(kFakeUuid);
