@@ -229,8 +229,11 @@ int main(int argc, char** argv) {
   one[5] = 0.02;
   MachineNoise heavy;  // this machine's noise with a slow process now and then (5% of processes a row)
   heavy.slow_process_share = 0.05;
+  MachineNoise blocks_off;  // this machine's noise with a block 20% off now and then (5% of blocks)
+  blocks_off.block_outlier_share = 0.05;
   for (const auto& [label, noise] : {std::pair<const char*, MachineNoise>{"", MachineNoise{}},
                                      std::pair<const char*, MachineNoise>{"heavy tail: ", heavy},
+                                     std::pair<const char*, MachineNoise>{"blocks off: ", blocks_off},
                                      std::pair<const char*, MachineNoise>{"harsh: ", harsh}}) {
     const std::string prefix = label;
     scenario((prefix + "A/A").c_str(), runs, budget, std::vector<double>(12, 0.0), noise);

@@ -478,6 +478,7 @@ int run_interleaved(const AbOptions& given, std::ostream& out, std::ostream& err
       {"equivalence", options.equivalence},
       {"noise_band", options.noise_band},
       {"pair_test", to_string(test)},
+      {"pair_estimate", kPairEstimateWinsorised},
       {"spending", "O'Brien-Fleming-type (Lan-DeMets), repeated confidence intervals (stats/sequential.h)"},
       {"fdr", options.fdr},
       {"looks", looks},

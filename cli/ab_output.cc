@@ -52,6 +52,12 @@ nlohmann::json row_json(const PairedResult& r, double band, double equivalence) 
                                {"bounded", interval_bounded(r.equivalence_lower, r.equivalence_upper)}};
   j["p_adjusted"] = r.p_value;
   j["test"] = r.test;
+  // The bounds each block pair's ratio was winsorised to before the pairs' estimates, and how many
+  // were pulled in (null bounds: not winsorised).
+  j["block_ratio_bounds"] = r.block_ratio_bounds ? nlohmann::json{{"lower", std::exp(r.block_ratio_bounds->lower)},
+                                                                  {"upper", std::exp(r.block_ratio_bounds->upper)}}
+                                                 : nlohmann::json();
+  j["winsorised_block_pairs"] = r.winsorised_block_pairs;
   j["mde"] = r.mde ? nlohmann::json(*r.mde) : nlohmann::json();
   j["failure"] = r.failure.empty() ? nlohmann::json() : nlohmann::json(r.failure);
   j["sentence"] = paired_sentence(r, band, equivalence);
@@ -178,7 +184,10 @@ PairedComparison paired_from_records(const LoadedRecord& base, const LoadedRecor
     looks.push_back({look.value("pairs", std::int64_t{0}), look.value("planned_pairs", std::int64_t{1}),
                      look.value("final", false)});
   }
-  c.rows = replay_looks(names, failures, blocks, looks, c.noise_band, c.equivalence, ab.value("fdr", 0.05), *test);
+  const bool winsorise = ab.value("pair_estimate", std::string(kPairEstimatePlain)) == kPairEstimateWinsorised;
+  c.design["pair_estimate"] = winsorise ? kPairEstimateWinsorised : kPairEstimatePlain;
+  c.rows = replay_looks(names, failures, blocks, looks, c.noise_band, c.equivalence, ab.value("fdr", 0.05), *test,
+                        winsorise);
   return c;
 }
 

@@ -77,6 +77,8 @@ PairedResult result_from(const std::string& name, const SequentialRow& row) {
     r.pair_log_ratios.push_back(e.log_ratio);
     r.block_pairs += e.block_pairs;
   }
+  r.block_ratio_bounds = a.block_ratio_bounds;
+  r.winsorised_block_pairs = a.winsorised_block_pairs;
   r.ratio = a.ratio;
   r.test = a.test;
   if (!r.mde) r.mde = a.mde;
@@ -91,27 +93,30 @@ PairedResult result_from(const std::string& name, const SequentialRow& row) {
   return r;
 }
 
-SequentialDesign ab_design(double noise_band, double equivalence, double fdr, std::int64_t planned_pairs,
-                           PairTest test) {
+SequentialDesign ab_design(double noise_band, double equivalence, double fdr, std::int64_t planned_pairs, PairTest test,
+                           bool winsorise) {
   SequentialDesign design;
   design.looks = look_schedule(static_cast<std::size_t>(std::max<std::int64_t>(planned_pairs, 1)));
   design.options.noise_band = noise_band;
   design.options.equivalence_margin = equivalence;
   design.q = fdr;
   design.options.test = test;
+  design.options.winsorise = winsorise;
   return design;
 }
 
 std::vector<PairedResult> replay_looks(const std::vector<std::string>& rows, const std::vector<std::string>& failures,
                                        const std::vector<AbBlock>& blocks, const std::vector<RecordedLook>& looks,
-                                       double noise_band, double equivalence, double fdr, PairTest test) {
+                                       double noise_band, double equivalence, double fdr, PairTest test,
+                                       bool winsorise) {
   std::vector<SequentialRow> state(rows.size());
   for (std::size_t i = 0; i < rows.size(); ++i) state[i].stopped = i < failures.size() && !failures[i].empty();
   for (const auto& look : looks) {
     std::vector<std::vector<WorkerPairBlocks>> pairs;
     pairs.reserve(rows.size());
     for (const auto& row : rows) pairs.push_back(worker_pairs(row, blocks, look.pairs));
-    sequential_look(pairs, state, ab_design(noise_band, equivalence, fdr, look.planned_pairs, test), look.final_look);
+    sequential_look(pairs, state, ab_design(noise_band, equivalence, fdr, look.planned_pairs, test, winsorise),
+                    look.final_look);
   }
   std::vector<PairedResult> results;
   for (std::size_t i = 0; i < rows.size(); ++i) {

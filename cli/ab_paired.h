@@ -12,8 +12,9 @@
 
 // `gbx ab`'s interleaved blocks as the records keep them, and the paired, group-sequential analysis of
 // stats/paired.h and stats/sequential.h over them (docs/compare-ab.md): the unit is the worker pair,
-// each pair's estimate the order-balanced median of its block pairs' log ratios, so that the speed the
-// machine drifts through is shared by both sides of a block pair and cancels.
+// each pair's estimate the order-balanced median of its block pairs' log ratios (winsorised to the
+// row's pooled bounds), so that the speed the machine drifts through is shared by both sides of a
+// block pair and cancels.
 namespace gbx::tools {
 
 // One block as the records keep it (gbx.ab.blocks).
@@ -53,6 +54,8 @@ struct PairedResult {
   std::string test;
   std::string method;  // of the (repeated) interval
   std::optional<double> mde;
+  std::optional<BlockRatioBounds> block_ratio_bounds;  // log scale; absent: not winsorised
+  std::size_t winsorised_block_pairs = 0;
   Verdict verdict = Verdict::insufficient;
   std::string failure;  // non-empty: a worker failed this benchmark
 };
@@ -71,14 +74,14 @@ struct RecordedLook {
 
 // The design of a run: its looks' plan, the spending function, the margins.
 SequentialDesign ab_design(double noise_band, double equivalence, double fdr, std::int64_t planned_pairs,
-                           PairTest test = PairTest::signed_rank);
+                           PairTest test = PairTest::signed_rank, bool winsorise = true);
 
 // The run's looks replayed over the records' blocks: what the run decided, redone from the records
 // alone. failures: per row, non-empty when a worker failed it (it is never analysed).
 std::vector<PairedResult> replay_looks(const std::vector<std::string>& rows, const std::vector<std::string>& failures,
                                        const std::vector<AbBlock>& blocks, const std::vector<RecordedLook>& looks,
                                        double noise_band, double equivalence, double fdr,
-                                       PairTest test = PairTest::signed_rank);
+                                       PairTest test = PairTest::signed_rank, bool winsorise = true);
 
 // The sentence of a row, e.g. "inconclusive: a change of 3.1% or more would have been seen".
 std::string paired_sentence(const PairedResult& result, double noise_band, double equivalence);

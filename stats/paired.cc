@@ -148,13 +148,35 @@ WorkerPairBlocks pair_blocks(const std::vector<SideBlock>& blocks) {
   return pair;
 }
 
-std::optional<PairEstimate> estimate_pair(const WorkerPairBlocks& pair) {
+std::optional<BlockRatioBounds> pooled_block_ratio_bounds(const std::vector<WorkerPairBlocks>& pairs,
+                                                          double noise_band) {
+  std::vector<double> pooled;
+  std::size_t pairs_with_ratios = 0;
+  for (const WorkerPairBlocks& pair : pairs) {
+    const std::vector<double> ratios = block_log_ratios(pair, nullptr);
+    if (!ratios.empty()) ++pairs_with_ratios;
+    pooled.insert(pooled.end(), ratios.begin(), ratios.end());
+  }
+  if (pairs_with_ratios < 2 || pooled.size() < kMinPooledBlockPairs || !(noise_band >= 0.0)) return std::nullopt;
+  const double center = median_of_copy(pooled);
+  const double half_width = std::max(kWinsorSpreads * robust_spread(pooled), std::log1p(noise_band));
+  return BlockRatioBounds{center - half_width, center + half_width};
+}
+
+std::optional<PairEstimate> estimate_pair(const WorkerPairBlocks& pair, const std::optional<BlockRatioBounds>& bounds) {
   std::vector<bool> candidate_first;
-  const std::vector<double> ratios = block_log_ratios(pair, &candidate_first);
+  std::vector<double> ratios = block_log_ratios(pair, &candidate_first);
   if (ratios.empty()) return std::nullopt;
 
   PairEstimate estimate;
   estimate.block_pairs = ratios.size();
+  if (bounds) {
+    for (double& d : ratios) {
+      const double pulled = std::clamp(d, bounds->lower, bounds->upper);
+      if (pulled != d) ++estimate.winsorised;
+      d = pulled;
+    }
+  }
   std::vector<double> cand_first_ratios;
   std::vector<double> base_first_ratios;
   for (std::size_t j = 0; j < ratios.size(); ++j) {
@@ -243,9 +265,11 @@ std::optional<PairedAnalysis> analyze_pairs(const std::vector<WorkerPairBlocks>&
   PairedAnalysis analysis;
   std::vector<double> x;
   const WorkerPairBlocks* only_pair = nullptr;
+  if (options.winsorise) analysis.block_ratio_bounds = pooled_block_ratio_bounds(pairs, options.noise_band);
   for (const WorkerPairBlocks& pair : pairs) {
-    std::optional<PairEstimate> estimate = estimate_pair(pair);
+    std::optional<PairEstimate> estimate = estimate_pair(pair, analysis.block_ratio_bounds);
     if (!estimate) continue;
+    analysis.winsorised_block_pairs += estimate->winsorised;
     x.push_back(estimate->log_ratio);
     analysis.base_samples += estimate->base_samples;
     analysis.candidate_samples += estimate->candidate_samples;

@@ -21,8 +21,11 @@
 // or the median of all d_j when one order is missing. The median resists a block hit by a step of the
 // clock or a preemption; taking each order separately cancels an order effect (the second block of a
 // pair warmer, or drift within the pair) that would otherwise make the d_j bimodal, where a median is
-// unstable. Across pairs the x_k are independent and identically distributed (fresh processes), so
-// the mean of x_k gets Student's t interval with K - 1 degrees of freedom, and exp maps it back.
+// unstable. But with fewer than 3 block pairs of each order that median is a mean, and one block pair
+// 20% off moves x_k by 20% / B; so, across pairs, each d_j is first winsorised to the row's pooled
+// bounds (pooled_block_ratio_bounds below), which only the other pairs' block pairs can supply. Across pairs the x_k
+// are independent and identically distributed (fresh processes), so the mean of x_k gets Student's t interval with K -
+// 1 degrees of freedom, and exp maps it back.
 //
 // Every function is pure; samples are expected finite and positive (anything else makes the block
 // pair unusable, and it is skipped).
@@ -84,6 +87,7 @@ struct PairEstimate {
   double log_ratio = 0.0;           // x_k, as above
   std::size_t block_pairs = 0;      // block pairs used
   std::size_t candidate_first = 0;  // of which the candidate ran first
+  std::size_t winsorised = 0;       // of which the d_j was pulled in to a bound
   // 1.4826 MAD of the d_j (0 for one block pair): the spread between block pairs within the pair.
   double block_log_ratio_spread = 0.0;
   // Pooled 1.4826 MAD of the log samples about their block's median: the noise within a block.
@@ -91,7 +95,25 @@ struct PairEstimate {
   std::size_t base_samples = 0;
   std::size_t candidate_samples = 0;
 };
-std::optional<PairEstimate> estimate_pair(const WorkerPairBlocks& pair);
+// Bounds on the log scale that each d_j is winsorised to before a pair's estimate is taken.
+struct BlockRatioBounds {
+  double lower = 0.0;
+  double upper = 0.0;
+};
+std::optional<PairEstimate> estimate_pair(const WorkerPairBlocks& pair,
+                                          const std::optional<BlockRatioBounds>& bounds = std::nullopt);
+
+// The row's pooled bounds: the median m of all the d_j of all pairs -/+ max(kWinsorSpreads s,
+// noise_band), s the pooled 1.4826 MAD about m. Why pooled: a pair of 2 block pairs cannot tell which
+// of its two is the outlier; the row's other pairs can. Why this wide: s holds the spread between
+// pairs as well as within them, so only a d_j beyond 3 times the row's whole spread is pulled in, and
+// a pair shifted that far keeps its rank among the x_k (the signed-rank test uses ranks); the floor
+// at the noise band keeps a row whose d_j mostly tie (a coarse clock) from being pulled to m.
+// Absent below 2 pairs with usable block pairs or kMinPooledBlockPairs block pairs in all.
+inline constexpr double kWinsorSpreads = 3.0;
+inline constexpr std::size_t kMinPooledBlockPairs = 8;
+std::optional<BlockRatioBounds> pooled_block_ratio_bounds(const std::vector<WorkerPairBlocks>& pairs,
+                                                          double noise_band);
 
 // The variance components on the log scale (variances, not CVs), as the planner needs them:
 // within_block: of one sample about its block's median; between_blocks: of one block-pair log ratio d_j
@@ -113,7 +135,13 @@ struct PairedOptions {
   double equivalence_alpha = 0.05;  // each one-sided test of the TOST: the 90% interval
   double power = 0.9;               // for the MDE
   PairTest test = PairTest::signed_rank;
+  // Winsorise each d_j to the row's pooled bounds (pooled_block_ratio_bounds) before the pairs'
+  // estimates. Records of `gbx ab` that predate it (no gbx.ab.pair_estimate) are replayed without.
+  bool winsorise = true;
 };
+// gbx.ab.pair_estimate: how the x_k were taken.
+inline constexpr const char* kPairEstimateWinsorised = "winsorised-order-balanced-median";
+inline constexpr const char* kPairEstimatePlain = "order-balanced-median";
 
 // A ratio interval on the log scale, from the mean and its standard error: exp(mean -/+ critical se).
 struct LogInterval {
@@ -153,7 +181,9 @@ struct PairedAnalysis {
   // K = 1: one pair has no replicated estimate of the noise.
   std::optional<double> mde;
   PairedVariance variance;
-  bool replicated = false;  // K >= 2
+  std::optional<BlockRatioBounds> block_ratio_bounds;  // the bounds the d_j were winsorised to
+  std::size_t winsorised_block_pairs = 0;              // the d_j pulled in to them
+  bool replicated = false;                             // K >= 2
   std::size_t base_samples = 0;
   std::size_t candidate_samples = 0;
 };
