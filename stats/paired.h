@@ -23,9 +23,9 @@
 // pair warmer, or drift within the pair) that would otherwise make the d_j bimodal, where a median is
 // unstable. But with fewer than 3 block pairs of each order that median is a mean, and one block pair
 // 20% off moves x_k by 20% / B; so, across pairs, each d_j is first winsorised to the row's pooled
-// bounds (pooled_block_ratio_bounds below), which only the other pairs' block pairs can supply. Across pairs the x_k
-// are independent and identically distributed (fresh processes), so the mean of x_k gets Student's t interval with K -
-// 1 degrees of freedom, and exp maps it back.
+// bounds (pooled_block_ratio_bounds below), which only the other pairs' block pairs can supply.
+// Across pairs the x_k are independent and identically distributed (fresh processes), so the mean of
+// x_k gets Student's t interval with K - 1 degrees of freedom, and exp maps it back.
 //
 // Every function is pure; samples are expected finite and positive (anything else makes the block
 // pair unusable, and it is skipped).
