@@ -363,11 +363,7 @@ int run_interleaved(const AbOptions& given, std::ostream& out, std::ostream& err
               err << "gbx ab: " << row.label << ": the " << side.role
                   << " measures on its own pages, not its pair's: " << got.why_private << "\n";
             }
-            if (b > 0 && got.status == WorkerBlock::Status::ok) {  // a worker's first block of the row pays its setup
-              row.blocks_wall_seconds += seconds_since(block_started);
-              row.blocks_timed += 1;
-              row.block_runs_timed += row.held_warmup_runs + row.samples;
-            }
+            if (got.status == WorkerBlock::Status::ok) count_block_time(row, b == 0, seconds_since(block_started));
             if (got.status == WorkerBlock::Status::interrupted) {
               signal = got.signal != 0 ? got.signal : SIGINT;
               break;

@@ -76,9 +76,9 @@ PairedResult result_from(const std::string& name, const SequentialRow& row) {
   for (const auto& e : a.estimates) {
     r.pair_log_ratios.push_back(e.log_ratio);
     r.block_pairs += e.block_pairs;
+    r.winsorised_block_pairs += e.winsorised;
   }
   r.block_ratio_bounds = a.block_ratio_bounds;
-  r.winsorised_block_pairs = a.winsorised_block_pairs;
   r.ratio = a.ratio;
   r.test = a.test;
   if (!r.mde) r.mde = a.mde;

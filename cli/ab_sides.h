@@ -41,7 +41,8 @@ struct Row {
   std::vector<RowSplit> splits;       // each change of samples or block_pairs, from the first pair on
   std::int64_t warmup = 0;            // warm-up runs of a block (0: the declared)
   std::int64_t held_warmup_runs = 0;  // the warm-up runs that makes, the declared included
-  double setup_seconds = 0.0;         // a worker's first block of the row: its setup and full warm-up
+  double setup_seconds = 0.0;         // a worker's first block of the row beyond a held block (count_block_time)
+  std::vector<double> setup_walls;    // that, measured on each worker's first block after the pilot
   double block_seconds = 0.0;         // one block after it, both sides alike
   double sample_seconds = 0.0;        // one sample's wall time, the pilot's
   // The held blocks' measured wall time, their count and their runs (warm-up and samples): what a
@@ -79,6 +80,13 @@ struct Side {
 // changed.
 bool replan(Row& row, const PairedAnalysis& analysis, double pair_start_share, double budget_share, bool blocks_fixed,
             std::int64_t next_pair, const SequentialDesign& design);
+
+// Counts a finished block's wall time. A held block's goes to the row's fixed cost per block (replan);
+// a worker's first block of the row, which pays its setup, the declared warm-up and the accuracy check,
+// gives what it cost beyond a held block, and from two of them on their median is the row's setup
+// cost. The pilot's stands until then: it also drew the run's random inputs, which the later workers
+// copy, so on a 64 MiB triad it cost twice what a later first block does.
+void count_block_time(Row& row, bool first_of_worker, double wall_seconds);
 
 // A fresh worker for the side, its launch kept for the record (pair, pid, the rows' order).
 void start_worker(Side& side, std::int64_t pair, const std::vector<Row>& rows);

@@ -80,14 +80,72 @@ double sample_sd(const std::vector<double>& values) {
   return std::sqrt(sum / static_cast<double>(values.size() - 1));
 }
 
-std::vector<double> block_log_ratios(const WorkerPairBlocks& pair, std::vector<bool>* candidate_first) {
-  std::vector<double> ratios;
+BlockRatios block_ratios(const WorkerPairBlocks& pair) {
+  BlockRatios ratios;
   for (const BlockPair& block_pair : pair.block_pairs) {
     if (!usable(block_pair.base) || !usable(block_pair.candidate)) continue;
-    ratios.push_back(std::log(median_of_copy(block_pair.candidate)) - std::log(median_of_copy(block_pair.base)));
-    if (candidate_first != nullptr) candidate_first->push_back(block_pair.candidate_first);
+    const double base = std::log(median_of_copy(block_pair.base));
+    const double candidate = std::log(median_of_copy(block_pair.candidate));
+    ratios.log_ratios.push_back(candidate - base);
+    ratios.candidate_first.push_back(block_pair.candidate_first);
+    ratios.base_log_medians.push_back(base);
+    ratios.candidate_log_medians.push_back(candidate);
   }
   return ratios;
+}
+
+std::optional<BlockRatioBounds> pooled_bounds_of(const std::vector<BlockRatios>& pairs, double noise_band) {
+  std::vector<double> pooled;
+  std::size_t pairs_with_ratios = 0;
+  for (const BlockRatios& ratios : pairs) {
+    if (!ratios.log_ratios.empty()) ++pairs_with_ratios;
+    pooled.insert(pooled.end(), ratios.log_ratios.begin(), ratios.log_ratios.end());
+  }
+  if (pairs_with_ratios < 2 || pooled.size() < kMinPooledBlockPairs || !(noise_band >= 0.0)) return std::nullopt;
+  const double center = median_of_copy(pooled);
+  const double half_width = std::max(kWinsorSpreads * robust_spread(pooled), std::log1p(noise_band));
+  return BlockRatioBounds{center - half_width, center + half_width};
+}
+
+std::optional<PairEstimate> estimate_from(const WorkerPairBlocks& pair, const BlockRatios& ratios,
+                                          const std::optional<BlockRatioBounds>& bounds) {
+  std::vector<double> d = ratios.log_ratios;
+  if (d.empty()) return std::nullopt;
+
+  PairEstimate estimate;
+  estimate.block_pairs = d.size();
+  if (bounds) {
+    for (double& ratio : d) {
+      const double pulled = std::clamp(ratio, bounds->lower, bounds->upper);
+      if (pulled != ratio) ++estimate.winsorised;
+      ratio = pulled;
+    }
+  }
+  std::vector<double> cand_first_ratios;
+  std::vector<double> base_first_ratios;
+  for (std::size_t j = 0; j < d.size(); ++j) {
+    (ratios.candidate_first[j] ? cand_first_ratios : base_first_ratios).push_back(d[j]);
+  }
+  estimate.candidate_first = cand_first_ratios.size();
+  if (cand_first_ratios.empty() || base_first_ratios.empty()) {
+    estimate.log_ratio = median_of_copy(d);
+  } else {
+    estimate.log_ratio = 0.5 * (median_of_copy(cand_first_ratios) + median_of_copy(base_first_ratios));
+  }
+  estimate.block_log_ratio_spread = robust_spread(d);
+
+  std::vector<double> residuals;  // |log x - log median(block)|, pooled over the usable blocks
+  std::size_t j = 0;
+  for (const BlockPair& block_pair : pair.block_pairs) {
+    if (!usable(block_pair.base) || !usable(block_pair.candidate)) continue;
+    for (double x : block_pair.base) residuals.push_back(std::fabs(std::log(x) - ratios.base_log_medians[j]));
+    for (double x : block_pair.candidate) residuals.push_back(std::fabs(std::log(x) - ratios.candidate_log_medians[j]));
+    estimate.base_samples += block_pair.base.size();
+    estimate.candidate_samples += block_pair.candidate.size();
+    ++j;
+  }
+  estimate.within_block_log_spread = kMadToSigma * median_of_copy(residuals);
+  return estimate;
 }
 
 PairedVariance paired_variance(const std::vector<PairEstimate>& estimates, const std::vector<double>& x) {
@@ -150,58 +208,14 @@ WorkerPairBlocks pair_blocks(const std::vector<SideBlock>& blocks) {
 
 std::optional<BlockRatioBounds> pooled_block_ratio_bounds(const std::vector<WorkerPairBlocks>& pairs,
                                                           double noise_band) {
-  std::vector<double> pooled;
-  std::size_t pairs_with_ratios = 0;
-  for (const WorkerPairBlocks& pair : pairs) {
-    const std::vector<double> ratios = block_log_ratios(pair, nullptr);
-    if (!ratios.empty()) ++pairs_with_ratios;
-    pooled.insert(pooled.end(), ratios.begin(), ratios.end());
-  }
-  if (pairs_with_ratios < 2 || pooled.size() < kMinPooledBlockPairs || !(noise_band >= 0.0)) return std::nullopt;
-  const double center = median_of_copy(pooled);
-  const double half_width = std::max(kWinsorSpreads * robust_spread(pooled), std::log1p(noise_band));
-  return BlockRatioBounds{center - half_width, center + half_width};
+  std::vector<BlockRatios> ratios;
+  ratios.reserve(pairs.size());
+  for (const WorkerPairBlocks& pair : pairs) ratios.push_back(block_ratios(pair));
+  return pooled_bounds_of(ratios, noise_band);
 }
 
 std::optional<PairEstimate> estimate_pair(const WorkerPairBlocks& pair, const std::optional<BlockRatioBounds>& bounds) {
-  std::vector<bool> candidate_first;
-  std::vector<double> ratios = block_log_ratios(pair, &candidate_first);
-  if (ratios.empty()) return std::nullopt;
-
-  PairEstimate estimate;
-  estimate.block_pairs = ratios.size();
-  if (bounds) {
-    for (double& d : ratios) {
-      const double pulled = std::clamp(d, bounds->lower, bounds->upper);
-      if (pulled != d) ++estimate.winsorised;
-      d = pulled;
-    }
-  }
-  std::vector<double> cand_first_ratios;
-  std::vector<double> base_first_ratios;
-  for (std::size_t j = 0; j < ratios.size(); ++j) {
-    (candidate_first[j] ? cand_first_ratios : base_first_ratios).push_back(ratios[j]);
-  }
-  estimate.candidate_first = cand_first_ratios.size();
-  if (cand_first_ratios.empty() || base_first_ratios.empty()) {
-    estimate.log_ratio = median_of_copy(ratios);
-  } else {
-    estimate.log_ratio = 0.5 * (median_of_copy(cand_first_ratios) + median_of_copy(base_first_ratios));
-  }
-  estimate.block_log_ratio_spread = robust_spread(ratios);
-
-  std::vector<double> residuals;  // |log x - log median(block)|, pooled over the usable blocks
-  for (const BlockPair& block_pair : pair.block_pairs) {
-    if (!usable(block_pair.base) || !usable(block_pair.candidate)) continue;
-    for (const std::vector<double>* block : {&block_pair.base, &block_pair.candidate}) {
-      const double log_median = std::log(median_of_copy(*block));
-      for (double x : *block) residuals.push_back(std::fabs(std::log(x) - log_median));
-    }
-    estimate.base_samples += block_pair.base.size();
-    estimate.candidate_samples += block_pair.candidate.size();
-  }
-  estimate.within_block_log_spread = kMadToSigma * median_of_copy(residuals);
-  return estimate;
+  return estimate_from(pair, block_ratios(pair), bounds);
 }
 
 std::optional<LogInterval> mean_interval(const std::vector<double>& values, double critical) {
@@ -264,17 +278,19 @@ std::optional<PairedAnalysis> analyze_pairs(const std::vector<WorkerPairBlocks>&
   if (!options_valid(options)) return std::nullopt;
   PairedAnalysis analysis;
   std::vector<double> x;
-  const WorkerPairBlocks* only_pair = nullptr;
-  if (options.winsorise) analysis.block_ratio_bounds = pooled_block_ratio_bounds(pairs, options.noise_band);
-  for (const WorkerPairBlocks& pair : pairs) {
-    std::optional<PairEstimate> estimate = estimate_pair(pair, analysis.block_ratio_bounds);
+  std::vector<BlockRatios> ratios;
+  ratios.reserve(pairs.size());
+  for (const WorkerPairBlocks& pair : pairs) ratios.push_back(block_ratios(pair));
+  if (options.winsorise) analysis.block_ratio_bounds = pooled_bounds_of(ratios, options.noise_band);
+  std::size_t only_pair = 0;  // the last pair with an estimate
+  for (std::size_t k = 0; k < pairs.size(); ++k) {
+    std::optional<PairEstimate> estimate = estimate_from(pairs[k], ratios[k], analysis.block_ratio_bounds);
     if (!estimate) continue;
-    analysis.winsorised_block_pairs += estimate->winsorised;
     x.push_back(estimate->log_ratio);
     analysis.base_samples += estimate->base_samples;
     analysis.candidate_samples += estimate->candidate_samples;
     analysis.estimates.push_back(*estimate);
-    only_pair = &pair;
+    only_pair = k;
   }
   if (x.empty()) return std::nullopt;
   analysis.pairs = x.size();
@@ -286,7 +302,7 @@ std::optional<PairedAnalysis> analyze_pairs(const std::vector<WorkerPairBlocks>&
   const double difference_level = 1.0 - options.alpha;
   const double equivalence_level = 1.0 - 2.0 * options.equivalence_alpha;
   // K = 1: the only evidence on the noise is the spread between that pair's block pairs.
-  const std::vector<double> values = analysis.replicated ? x : block_log_ratios(*only_pair, nullptr);
+  const std::vector<double>& values = analysis.replicated ? x : ratios[only_pair].log_ratios;
   const char* method = analysis.replicated ? "paired-t-log-ratios" : "within-pair-t-block-ratios";
   if (values.size() >= 2) {
     const double degrees = static_cast<double>(values.size() - 1);

@@ -181,8 +181,8 @@ struct PairedAnalysis {
   // K = 1: one pair has no replicated estimate of the noise.
   std::optional<double> mde;
   PairedVariance variance;
-  std::optional<BlockRatioBounds> block_ratio_bounds;  // the bounds the d_j were winsorised to
-  std::size_t winsorised_block_pairs = 0;              // the d_j pulled in to them
+  std::optional<BlockRatioBounds> block_ratio_bounds;  // the bounds the d_j were winsorised to (each
+                                                       // estimate counts those it pulled in)
   bool replicated = false;                             // K >= 2
   std::size_t base_samples = 0;
   std::size_t candidate_samples = 0;

@@ -1,6 +1,7 @@
 #pragma once
 
 #include <cstddef>
+#include <optional>
 #include <vector>
 
 #include <boost/math/distributions/students_t.hpp>
@@ -30,8 +31,21 @@ double t_quantile(double degrees_of_freedom, double p);
 double mean_of(const std::vector<double>& values);
 double sample_sd(const std::vector<double>& values);  // n - 1; values.size() >= 2
 
-// d_j of the usable block pairs, in order; candidate_first (when given) gets each one's order.
-std::vector<double> block_log_ratios(const WorkerPairBlocks& pair, std::vector<bool>* candidate_first);
+// A pair's usable block pairs (positive finite samples on both sides), in order: each one's d_j, its
+// order, and its two blocks' log medians. Computed once per pair and analysis: the pooled bounds and
+// the pair's estimate both need the d_j, and the estimate's residuals the medians.
+struct BlockRatios {
+  std::vector<double> log_ratios;
+  std::vector<bool> candidate_first;
+  std::vector<double> base_log_medians;
+  std::vector<double> candidate_log_medians;
+};
+BlockRatios block_ratios(const WorkerPairBlocks& pair);
+
+// pooled_block_ratio_bounds and estimate_pair on ratios computed already.
+std::optional<BlockRatioBounds> pooled_bounds_of(const std::vector<BlockRatios>& pairs, double noise_band);
+std::optional<PairEstimate> estimate_from(const WorkerPairBlocks& pair, const BlockRatios& ratios,
+                                          const std::optional<BlockRatioBounds>& bounds);
 
 // The variance components of PairedVariance from the pairs' estimates and their x_k.
 PairedVariance paired_variance(const std::vector<PairEstimate>& estimates, const std::vector<double>& x);

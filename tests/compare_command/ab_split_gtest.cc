@@ -1,13 +1,15 @@
 // gbx ab's split of a row's next worker pairs (ab_sides::replan): planned from the row's measured
 // variance and its measured costs, with the samples per block kept within the worker's limits, the
 // block pairs fixed where --blocks fixed them, and nothing changed before there is anything measured;
-// after one pair, with the assumed spread between pairs.
+// after one pair, with the assumed spread between pairs; kept where the row's share no longer fits a
+// pair. And the costs it plans with (ab_sides::count_block_time).
 #include <gtest/gtest.h>
 
 #include "cli/ab_sides.h"
 
 namespace {
 
+using gbx::tools::ab_sides::count_block_time;
 using gbx::tools::ab_sides::kMaxBlockSamples;
 using gbx::tools::ab_sides::kMinBlockSamples;
 using gbx::tools::ab_sides::replan;
@@ -107,6 +109,46 @@ TEST(AbSplit, OnePairPlansWithTheAssumedSpreadBetweenPairs) {
   EXPECT_EQ(row.samples, 1);
   EXPECT_EQ(row.block_pairs, 11);
   EXPECT_EQ(row.splits.back().from_pair, 1);
+}
+
+TEST(AbSplit, WhereTheShareNoLongerFitsAPairTheSplitStaysOnceTheSignedRankHasItsPairs) {
+  // 0.1 s of budget against a 0.5 s pair start: not even one more pair of 2 block pairs fits.
+  Row late = measured_row(4e-6, 9e-4, 9e-6);
+  late.samples = 1;
+  late.block_pairs = 30;
+  late.splits = {{0, 1, 30}};
+  EXPECT_FALSE(replan(late, *late.sequential.analysis, 0.5, 0.1, false, static_cast<std::int64_t>(gbx::kPlanLeastPairs),
+                      gbx::SequentialDesign{}));
+  EXPECT_EQ(late.block_pairs, 30);
+  EXPECT_EQ(late.samples, 1);
+  EXPECT_EQ(late.splits.size(), 1u);
+  // Before the signed rank has its pairs, the fewest block pairs still buy the pairs it needs.
+  Row early = late;
+  EXPECT_TRUE(replan(early, *early.sequential.analysis, 0.5, 0.1, false,
+                     static_cast<std::int64_t>(gbx::kPlanLeastPairs) - 1, gbx::SequentialDesign{}));
+  EXPECT_EQ(early.block_pairs, 2);
+}
+
+TEST(AbBlockTime, HeldBlocksGiveTheFixedCostAndFirstBlocksTheSetup) {
+  // 1 ms samples, 1 warm-up run and 20 samples a block; the pilot's setup 1.2 s.
+  Row row;
+  row.samples = 20;
+  row.held_warmup_runs = 1;
+  row.sample_seconds = 0.001;
+  row.setup_seconds = 1.2;
+  for (int i = 0; i < 5; ++i) count_block_time(row, false, 0.026);  // 5 ms beyond their 21 runs
+  EXPECT_EQ(row.blocks_timed, 5);
+  EXPECT_EQ(row.block_runs_timed, 5 * 21);
+  EXPECT_NEAR(row.blocks_wall_seconds, 5 * 0.026, 1e-12);
+  // A first block's cost beyond a held block's (5 ms + 21 runs): 0.5 s. One is not enough to replace
+  // the pilot's figure; from two on, their median is the setup.
+  count_block_time(row, true, 0.526);
+  EXPECT_DOUBLE_EQ(row.setup_seconds, 1.2);
+  count_block_time(row, true, 0.326);
+  EXPECT_NEAR(row.setup_seconds, 0.4, 1e-9);
+  count_block_time(row, true, 0.926);
+  EXPECT_NEAR(row.setup_seconds, 0.5, 1e-9);
+  EXPECT_EQ(row.blocks_timed, 5);  // first blocks are not held blocks
 }
 
 }  // namespace
