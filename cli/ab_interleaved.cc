@@ -53,14 +53,6 @@ constexpr double kBlockSamplingSeconds = 0.03;
 // long, at least one (one run touches all the kernel's data), never more than declared.
 constexpr double kBlockWarmupSeconds = 0.01;
 
-double pair_seconds(const std::vector<Row>& rows, double startup) {
-  double total = startup;
-  for (const auto& r : rows) {
-    if (r.active) total += 2.0 * (r.setup_seconds + static_cast<double>(r.block_pairs) * r.block_seconds);
-  }
-  return total;
-}
-
 std::size_t active_rows(const std::vector<Row>& rows) {
   return static_cast<std::size_t>(std::count_if(rows.begin(), rows.end(), [](const Row& r) { return r.active; }));
 }
@@ -266,6 +258,7 @@ int run_interleaved(const AbOptions& given, std::ostream& out, std::ostream& err
     if (!pilot.rows.empty() && pilot.rows.front().record) {
       const auto& m = pilot.rows.front().record->measurement;
       sample_wall = median(m.samples).value_or(0.0) * static_cast<double>(std::max<std::int64_t>(1, m.batch));
+      row.pilot_within_block = within_block_log_spread(m.samples);
     }
     row.samples = sample_wall > 0.0 ? std::clamp<std::int64_t>(
                                           static_cast<std::int64_t>(std::ceil(kBlockSamplingSeconds / sample_wall)),
@@ -285,12 +278,23 @@ int run_interleaved(const AbOptions& given, std::ostream& out, std::ostream& err
     row.block_pairs = options.blocks_per_pair;
     row.splits.push_back({0, row.samples, row.block_pairs});
   }
-  const std::int64_t blocks = options.blocks_per_pair;
   const std::int64_t cap = options.processes_given ? options.processes : kMaxPairs;
+  const std::int64_t first_look = std::min<std::int64_t>(5, cap);
+  if (!options.blocks_given && pilot_signal == 0)
+    plan_first_pairs(rows, startup, *budget - seconds_since(started),
+                     ab_design(options.noise_band, options.equivalence, options.fdr, cap, test), first_look);
+  std::int64_t fewest = options.blocks_per_pair;  // pair 0's block pairs, over the rows
+  std::int64_t most = 0;
+  for (const Row& row : rows) {
+    if (!row.active) continue;
+    fewest = most == 0 ? row.block_pairs : std::min(fewest, row.block_pairs);
+    most = std::max(most, row.block_pairs);
+  }
+  const std::string blocks =
+      most == 0 || fewest == most ? std::to_string(fewest) : std::to_string(fewest) + "-" + std::to_string(most);
   double per_pair = pair_seconds(rows, startup);
   const double left = *budget - seconds_since(started);
   std::int64_t planned = std::min<std::int64_t>(cap, static_cast<std::int64_t>(std::floor(left / per_pair)));
-  const std::int64_t first_look = std::min<std::int64_t>(5, cap);
   if (pilot_signal == 0 && (planned < first_look || planned < kMinPairs)) {
     err << "gbx ab: --budget=" << options.budget << " is too small for one look: the first look needs " << first_look
         << " worker pairs, about " << seconds_text(static_cast<double>(first_look) * per_pair + seconds_since(started))
@@ -299,8 +303,9 @@ int run_interleaved(const AbOptions& given, std::ostream& out, std::ostream& err
   }
   if (pilot_signal == 0)
     err << "gbx ab: plan: " << rows.size() << " benchmarks, " << blocks << " interleaved block pairs per worker pair, "
-        << (options.blocks_given ? "" : "at first, ") << "blocks of " << kMinBlockSamples << "-" << kMaxBlockSamples
-        << " samples (about " << format_fixed(1000 * kBlockSamplingSeconds, 0) << " ms of sampling each)"
+        << (options.blocks_given ? "" : "at first (planned from each row's pilot block), ") << "blocks of "
+        << kMinBlockSamples << "-" << kMaxBlockSamples << " samples (about "
+        << format_fixed(1000 * kBlockSamplingSeconds, 0) << " ms of sampling each)"
         << (options.blocks_given ? "" : ", both planned again after every pair from the measured variance")
         << ", workers " << (cpu.cpu ? "on CPU " + std::to_string(*cpu.cpu) : std::string("unpinned"))
         << ", looks after 5, 10, 20, ... worker "
@@ -463,7 +468,7 @@ int run_interleaved(const AbOptions& given, std::ostream& out, std::ostream& err
       {"seed", seed},
       {"budget_seconds", *budget},
       {"wall_seconds", seconds_since(started)},
-      {"blocks_per_pair", blocks},
+      {"blocks_per_pair", options.blocks_per_pair},
       {"cpu", cpu.cpu ? nlohmann::json(*cpu.cpu) : nlohmann::json("unpinned")},
       {"block_split", options.blocks_given ? "fixed by --blocks"
                                            : "planned again after every pair from the row's measured variance "

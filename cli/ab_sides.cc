@@ -77,6 +77,51 @@ bool replan(Row& row, const PairedAnalysis& analysis, double pair_start_share, d
   return true;
 }
 
+double pair_seconds(const std::vector<Row>& rows, double startup_seconds) {
+  double total = startup_seconds;
+  for (const auto& r : rows) {
+    if (r.active) total += 2.0 * (r.setup_seconds + static_cast<double>(r.block_pairs) * r.block_seconds);
+  }
+  return total;
+}
+
+bool plan_first_pairs(std::vector<Row>& rows, double startup_seconds, double budget_left,
+                      const SequentialDesign& design, std::int64_t least_pairs) {
+  const auto active = static_cast<double>(
+      std::count_if(rows.begin(), rows.end(), [](const Row& r) { return r.active && r.sample_seconds > 0.0; }));
+  if (active == 0.0 || !(budget_left > 0.0)) return false;
+  std::vector<std::int64_t> pilot_block_pairs;
+  pilot_block_pairs.reserve(rows.size());
+  for (const Row& row : rows) pilot_block_pairs.push_back(row.block_pairs);
+  bool changed = false;
+  for (Row& row : rows) {
+    if (!row.active || !(row.sample_seconds > 0.0)) continue;
+    PairedVariance assumed;
+    assumed.within_block = row.pilot_within_block * row.pilot_within_block;
+    assumed.between_blocks = std::log1p(kAssumedBetweenBlocksCv * kAssumedBetweenBlocksCv);
+    const PairedCosts costs{row.sample_seconds, static_cast<double>(row.held_warmup_runs) * row.sample_seconds,
+                            startup_seconds / active + 2.0 * row.setup_seconds};
+    // The pilot's samples per block stay: a block of several samples measures the noise within a block,
+    // which the plans after pair 0 need (a block of one reads none).
+    const auto plan = plan_paired(assumed, costs, budget_left / active, design, 0,
+                                  static_cast<std::size_t>(std::max<std::int64_t>(1, row.samples)));
+    if (!plan || !plan->fits_budget) continue;
+    const auto block_pairs = static_cast<std::int64_t>(plan->block_pairs_per_pair);
+    if (block_pairs == row.block_pairs) continue;
+    row.block_pairs = block_pairs;
+    row.splits.assign(1, RowSplit{0, row.samples, block_pairs});
+    changed = true;
+  }
+  if (changed && std::floor(budget_left / pair_seconds(rows, startup_seconds)) < static_cast<double>(least_pairs)) {
+    for (std::size_t i = 0; i < rows.size(); ++i) {
+      rows[i].block_pairs = pilot_block_pairs[i];
+      if (!rows[i].splits.empty()) rows[i].splits.front().block_pairs = pilot_block_pairs[i];
+    }
+    return false;
+  }
+  return changed;
+}
+
 void count_block_time(Row& row, bool first_of_worker, double wall_seconds) {
   const std::int64_t runs = row.held_warmup_runs + row.samples;
   if (!first_of_worker) {

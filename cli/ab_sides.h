@@ -45,6 +45,7 @@ struct Row {
   std::vector<double> setup_walls;    // that, measured on each worker's first block after the pilot
   double block_seconds = 0.0;         // one block after it, both sides alike
   double sample_seconds = 0.0;        // one sample's wall time, the pilot's
+  double pilot_within_block = 0.0;    // the pilot's noise within a block (within_block_log_spread)
   // The held blocks' measured wall time, their count and their runs (warm-up and samples): what a
   // block costs beyond its runs (the order to the worker and its reply) follows.
   double blocks_wall_seconds = 0.0;
@@ -80,6 +81,20 @@ struct Side {
 // changed.
 bool replan(Row& row, const PairedAnalysis& analysis, double pair_start_share, double budget_share, bool blocks_fixed,
             std::int64_t next_pair, const SequentialDesign& design);
+
+// Pair 0's split, planned (plan_paired) before any pair has run, where --blocks did not fix it: the
+// noise within a block from each row's pilot (pilot_within_block), the assumed spreads between block
+// pairs and between pairs (kAssumedBetweenBlocksCv, kAssumedBetweenPairsCv), the pilot's costs and an
+// equal share of the budget left. Why: pair 0 ran 2 block pairs, and on the 64 MiB bandwidth rows,
+// whose pilots show several percent within a block, its estimate was the run's largest deviation in a
+// third of them (docs/compare-ab.md). Where the splits would leave fewer than least_pairs pairs in
+// the budget, every row keeps its pilot split. True when the splits changed.
+bool plan_first_pairs(std::vector<Row>& rows, double startup_seconds, double budget_left,
+                      const SequentialDesign& design, std::int64_t least_pairs);
+
+// What one worker pair costs as the rows are split now: its start-up, then each active row's setup and
+// block pairs on both sides.
+double pair_seconds(const std::vector<Row>& rows, double startup_seconds);
 
 // Counts a finished block's wall time. A held block's goes to the row's fixed cost per block (replan);
 // a worker's first block of the row, which pays its setup, the declared warm-up and the accuracy check,

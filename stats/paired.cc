@@ -274,6 +274,14 @@ std::optional<double> minimum_detectable_change(double sd, std::size_t pairs, do
   return std::expm1(clamp_log(log_change));
 }
 
+double within_block_log_spread(const std::vector<double>& samples) {
+  std::vector<double> logs;
+  for (double x : samples) {
+    if (std::isfinite(x) && x > 0.0) logs.push_back(std::log(x));
+  }
+  return robust_spread(logs);
+}
+
 std::optional<PairedAnalysis> analyze_pairs(const std::vector<WorkerPairBlocks>& pairs, const PairedOptions& options) {
   if (!options_valid(options)) return std::nullopt;
   PairedAnalysis analysis;

@@ -188,6 +188,11 @@ struct PairedAnalysis {
   std::size_t candidate_samples = 0;
 };
 
+// The noise within one block: 1.4826 times the median absolute deviation of its log samples about
+// their median, as estimate_pair pools it over a pair's blocks (gbx ab plans its first pair from a
+// pilot block's); 0 below 2 positive finite samples.
+double within_block_log_spread(const std::vector<double>& samples);
+
 // Absent when no pair has an estimate or an option is out of range (alpha, equivalence_alpha, power
 // outside (0, 1), a negative band or a margin <= 0).
 std::optional<PairedAnalysis> analyze_pairs(const std::vector<WorkerPairBlocks>& pairs,

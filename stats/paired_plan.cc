@@ -33,16 +33,19 @@ std::size_t samples_per_block(double within, double between_blocks, const Paired
 }  // namespace
 
 std::optional<PairedPlan> plan_paired(const PairedVariance& variance, const PairedCosts& costs, double budget_seconds,
-                                      const SequentialDesign& design, std::size_t pairs_done) {
+                                      const SequentialDesign& design, std::size_t pairs_done,
+                                      std::optional<std::size_t> given_samples_per_block) {
   const double between_pairs =
       variance.between_pairs ? *variance.between_pairs : log_variance_of_cv(kAssumedBetweenPairsCv);
   if (!(variance.within_block >= 0.0) || !(variance.between_blocks >= 0.0) || !(between_pairs >= 0.0) ||
       !(costs.sample_seconds > 0.0) || !(costs.block_warmup_seconds >= 0.0) || !(costs.pair_start_seconds >= 0.0) ||
-      !(budget_seconds > 0.0) || !std::isfinite(budget_seconds)) {
+      !(budget_seconds > 0.0) || !std::isfinite(budget_seconds) || given_samples_per_block == std::size_t{0}) {
     return std::nullopt;
   }
   PairedPlan plan;
-  plan.samples_per_block = samples_per_block(variance.within_block, variance.between_blocks, costs);
+  plan.samples_per_block = given_samples_per_block
+                               ? *given_samples_per_block
+                               : samples_per_block(variance.within_block, variance.between_blocks, costs);
   const double n = static_cast<double>(plan.samples_per_block);
   const double block_pair_variance = variance.between_blocks + kMedianEfficiency * variance.within_block * 2.0 / n;
   const double block_pair_seconds = 2.0 * (costs.block_warmup_seconds + n * costs.sample_seconds);

@@ -156,8 +156,10 @@ struct PairedPlan {
 // Absent for negative variances, non-positive sample_seconds, negative other costs or a budget <= 0.
 // A missing between_pairs takes kAssumedBetweenPairsCv. pairs_done: the worker pairs already run, when
 // the plan is made again with what is left of the budget: pairs counts them, and at least one more must
-// fit (where none does, fits_budget is false and B is 2).
+// fit (where none does, fits_budget is false and B is 2). samples_per_block: n given (at least 1), for
+// B and K to be planned around it; absent, n is planned too.
 std::optional<PairedPlan> plan_paired(const PairedVariance& variance, const PairedCosts& costs, double budget_seconds,
-                                      const SequentialDesign& design = {}, std::size_t pairs_done = 0);
+                                      const SequentialDesign& design = {}, std::size_t pairs_done = 0,
+                                      std::optional<std::size_t> samples_per_block = std::nullopt);
 
 }  // namespace gbx

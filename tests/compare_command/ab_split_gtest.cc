@@ -2,8 +2,12 @@
 // variance and its measured costs, with the samples per block kept within the worker's limits, the
 // block pairs fixed where --blocks fixed them, and nothing changed before there is anything measured;
 // after one pair, with the assumed spread between pairs; kept where the row's share no longer fits a
-// pair. And the costs it plans with (ab_sides::count_block_time).
+// pair. Pair 0's split, from the pilots (ab_sides::plan_first_pairs). And the costs it plans with
+// (ab_sides::count_block_time).
 #include <gtest/gtest.h>
+
+#include <cmath>
+#include <vector>
 
 #include "cli/ab_sides.h"
 
@@ -12,6 +16,8 @@ namespace {
 using gbx::tools::ab_sides::count_block_time;
 using gbx::tools::ab_sides::kMaxBlockSamples;
 using gbx::tools::ab_sides::kMinBlockSamples;
+using gbx::tools::ab_sides::pair_seconds;
+using gbx::tools::ab_sides::plan_first_pairs;
 using gbx::tools::ab_sides::replan;
 using gbx::tools::ab_sides::Row;
 
@@ -149,6 +155,57 @@ TEST(AbBlockTime, HeldBlocksGiveTheFixedCostAndFirstBlocksTheSetup) {
   count_block_time(row, true, 0.926);
   EXPECT_NEAR(row.setup_seconds, 0.5, 1e-9);
   EXPECT_EQ(row.blocks_timed, 5);  // first blocks are not held blocks
+}
+
+// A row as the pilot leaves it: 10 ms samples, blocks of 3 after 1 warm-up run, a setup of 0.4 s, and
+// its pilot's noise within a block.
+Row piloted_row(double within_block_spread) {
+  Row row;
+  row.samples = 3;
+  row.block_pairs = 2;
+  row.held_warmup_runs = 1;
+  row.sample_seconds = 0.01;
+  row.setup_seconds = 0.4;
+  row.block_seconds = 4 * 0.01;
+  row.pilot_within_block = within_block_spread;
+  row.splits.push_back({0, row.samples, row.block_pairs});
+  return row;
+}
+
+TEST(AbFirstPair, PlannedFromThePilotsNoiseWithinABlockWithItsSamplesPerBlockKept) {
+  // 5% within a block (a 64 MiB triad's pilot) against the assumed 0.3% between block pairs and 1.4%
+  // between pairs: a block pair's d has a variance of about (pi/2) 2.5e-3 2/3 = 2.6e-3, over ten times a
+  // pair's, so pair 0 takes more block pairs than 2. A row whose pilot shows 0.1% keeps 2.
+  std::vector<Row> rows = {piloted_row(0.05), piloted_row(0.001)};
+  ASSERT_TRUE(plan_first_pairs(rows, 0.3, 60.0, gbx::SequentialDesign{}, 5));
+  EXPECT_GT(rows[0].block_pairs, 2);
+  EXPECT_LE(rows[0].block_pairs, static_cast<std::int64_t>(gbx::kMaxBlockPairsPerPair));
+  EXPECT_EQ(rows[0].samples, 3);
+  ASSERT_EQ(rows[0].splits.size(), 1u);
+  EXPECT_EQ(rows[0].splits[0].from_pair, 0);
+  EXPECT_EQ(rows[0].splits[0].samples, 3);
+  EXPECT_EQ(rows[0].splits[0].block_pairs, rows[0].block_pairs);
+  EXPECT_EQ(rows[1].block_pairs, 2);
+  EXPECT_GE(std::floor(60.0 / pair_seconds(rows, 0.3)), 5.0);
+}
+
+TEST(AbFirstPair, WhereTheSplitsWouldLeaveTooFewPairsEveryRowKeepsThePilots) {
+  // Alone, the noisy row's plan for 5 s still fits; with 20 such rows the budget's first look is out of
+  // reach unless every row keeps its 2 block pairs.
+  std::vector<Row> rows(20, piloted_row(0.05));
+  const double budget = 5.0 * pair_seconds(rows, 0.3) + 0.1;  // 5 pairs of the pilots' splits
+  EXPECT_FALSE(plan_first_pairs(rows, 0.3, budget, gbx::SequentialDesign{}, 5));
+  for (const Row& row : rows) {
+    EXPECT_EQ(row.block_pairs, 2);
+    EXPECT_EQ(row.splits.size(), 1u);
+  }
+}
+
+TEST(AbFirstPair, PairSecondsAddTheStartUpAndEachActiveRowsSetupAndBlockPairsOnBothSides) {
+  std::vector<Row> rows = {piloted_row(0.01), piloted_row(0.01)};
+  rows[0].block_pairs = 5;
+  rows[1].active = false;
+  EXPECT_NEAR(pair_seconds(rows, 0.3), 0.3 + 2.0 * (0.4 + 5 * 0.04), 1e-12);
 }
 
 }  // namespace

@@ -186,6 +186,16 @@ std::vector<WorkerPairBlocks> two_block_pairs_each(const std::vector<std::pair<d
   return pairs;
 }
 
+TEST(WithinBlockLogSpread, The1Point4826MadOfTheLogSamplesByHand) {
+  // Logs 0, 1, 2, 3, 4 times ln 2; median 2 ln 2; absolute deviations 2, 1, 0, 1, 2 times ln 2, whose
+  // median is ln 2: 1.4826 ln 2 = 1.027655. Samples that are not positive and finite are left out.
+  EXPECT_NEAR(within_block_log_spread({1.0, 2.0, 4.0, 8.0, 16.0}), 1.4826 * std::log(2.0), 1e-12);
+  EXPECT_NEAR(within_block_log_spread({16.0, 0.0, 1.0, std::nan(""), 4.0, -2.0, 8.0, 2.0}), 1.4826 * std::log(2.0),
+              1e-12);
+  EXPECT_EQ(within_block_log_spread({3.0}), 0.0);
+  EXPECT_EQ(within_block_log_spread({}), 0.0);
+}
+
 TEST(PooledBounds, TheMedianPlusOrMinusThreeMadsOfAllTheBlockPairs) {
   // d_j sorted: -0.01, -0.01, 0, 0, 0.01, 0.01, 0.02, 0.30; median 0.005. |d_j - 0.005|: 0.005 four
   // times, 0.015 three times, 0.295; their median 0.01, so s = 0.014826 and 3 s = 0.044478.

@@ -219,6 +219,27 @@ TEST(PlanPaired, APlanMadeAgainLateLowersItsBlockPairsOnlyForOneMorePair) {
   EXPECT_FALSE(none_fits->fits_budget);
 }
 
+TEST(PlanPaired, AGivenSamplesPerBlockIsKeptAndTheRestPlannedAroundIt) {
+  PairedVariance variance;
+  variance.within_block = 4e-6;
+  variance.between_blocks = 1e-4;
+  variance.between_pairs = 1e-6;
+  const PairedCosts costs{0.001, 0.002, 0.5};
+  // The planner's own n here is 1 (the test above): given 1, the plan is the planner's.
+  const auto own = plan_paired(variance, costs, 60.0);
+  const auto given_own = plan_paired(variance, costs, 60.0, SequentialDesign{}, 0, 1);
+  ASSERT_TRUE(own && given_own);
+  EXPECT_EQ(given_own->samples_per_block, own->samples_per_block);
+  EXPECT_EQ(given_own->block_pairs_per_pair, own->block_pairs_per_pair);
+  EXPECT_EQ(given_own->pairs, own->pairs);
+  // Given 5, a block pair costs 2 (0.002 + 5 0.001) = 0.014 s, and a pair 0.5 + 0.014 B.
+  const auto five = plan_paired(variance, costs, 60.0, SequentialDesign{}, 0, 5);
+  ASSERT_TRUE(five);
+  EXPECT_EQ(five->samples_per_block, 5u);
+  EXPECT_NEAR(five->seconds_per_pair, 0.5 + 0.014 * static_cast<double>(five->block_pairs_per_pair), 1e-12);
+  EXPECT_FALSE(plan_paired(variance, costs, 60.0, SequentialDesign{}, 0, 0));
+}
+
 TEST(PlanPaired, WhereFewPairsFitItTradesBlockPairsForPairs) {
   // A 64 MiB bandwidth row: blocks of one 7 ms sample, block pairs 7.5% apart (5.6e-3), pairs 0.6%
   // (3.6e-5), a block's warm-up and fixed cost 12 ms, a pair's setup 2.4 s. n = 1; a block pair costs
