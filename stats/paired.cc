@@ -82,8 +82,10 @@ double sample_sd(const std::vector<double>& values) {
 
 BlockRatios block_ratios(const WorkerPairBlocks& pair) {
   BlockRatios ratios;
-  for (const BlockPair& block_pair : pair.block_pairs) {
+  for (std::size_t i = 0; i < pair.block_pairs.size(); ++i) {
+    const BlockPair& block_pair = pair.block_pairs[i];
     if (!usable(block_pair.base) || !usable(block_pair.candidate)) continue;
+    ratios.block_pair_index.push_back(i);
     const double base = std::log(median_of_copy(block_pair.base));
     const double candidate = std::log(median_of_copy(block_pair.candidate));
     ratios.log_ratios.push_back(candidate - base);
@@ -135,14 +137,12 @@ std::optional<PairEstimate> estimate_from(const WorkerPairBlocks& pair, const Bl
   estimate.block_log_ratio_spread = robust_spread(d);
 
   std::vector<double> residuals;  // |log x - log median(block)|, pooled over the usable blocks
-  std::size_t j = 0;
-  for (const BlockPair& block_pair : pair.block_pairs) {
-    if (!usable(block_pair.base) || !usable(block_pair.candidate)) continue;
+  for (std::size_t j = 0; j < d.size(); ++j) {
+    const BlockPair& block_pair = pair.block_pairs[ratios.block_pair_index[j]];
     for (double x : block_pair.base) residuals.push_back(std::fabs(std::log(x) - ratios.base_log_medians[j]));
     for (double x : block_pair.candidate) residuals.push_back(std::fabs(std::log(x) - ratios.candidate_log_medians[j]));
     estimate.base_samples += block_pair.base.size();
     estimate.candidate_samples += block_pair.candidate.size();
-    ++j;
   }
   estimate.within_block_log_spread = kMadToSigma * median_of_copy(residuals);
   return estimate;

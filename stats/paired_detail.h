@@ -31,10 +31,11 @@ double t_quantile(double degrees_of_freedom, double p);
 double mean_of(const std::vector<double>& values);
 double sample_sd(const std::vector<double>& values);  // n - 1; values.size() >= 2
 
-// A pair's usable block pairs (positive finite samples on both sides), in order: each one's d_j, its
-// order, and its two blocks' log medians. Computed once per pair and analysis: the pooled bounds and
-// the pair's estimate both need the d_j, and the estimate's residuals the medians.
+// A pair's usable block pairs (positive finite samples on both sides), in order: each one's index in
+// pair.block_pairs, d_j, order, and its two blocks' log medians. Computed once per pair and analysis:
+// the pooled bounds and the pair's estimate both need the d_j, and the estimate's residuals the medians.
 struct BlockRatios {
+  std::vector<std::size_t> block_pair_index;
   std::vector<double> log_ratios;
   std::vector<bool> candidate_first;
   std::vector<double> base_log_medians;

@@ -175,11 +175,17 @@ TEST(PlanPaired, ByHand) {
   EXPECT_LT(*plan->expected_mde, 0.02);
 }
 
-TEST(PlanPaired, NoisyBlocksGetMoreBlockPairsAndABudgetTooSmallSaysSo) {
+// 0.2% within a block, 1% between adjacent block pairs and almost nothing between pairs.
+PairedVariance noisy_block_pairs() {
   PairedVariance variance;
   variance.within_block = 4e-6;
-  variance.between_blocks = 1e-4;  // 1% between adjacent block pairs
-  variance.between_pairs = 1e-6;   // and almost nothing between pairs
+  variance.between_blocks = 1e-4;
+  variance.between_pairs = 1e-6;
+  return variance;
+}
+
+TEST(PlanPaired, NoisyBlocksGetMoreBlockPairsAndABudgetTooSmallSaysSo) {
+  const PairedVariance variance = noisy_block_pairs();
   const auto plan = plan_paired(variance, PairedCosts{0.001, 0.002, 0.5}, 60.0);
   ASSERT_TRUE(plan);
   EXPECT_GT(plan->block_pairs_per_pair, 2u);
@@ -192,10 +198,7 @@ TEST(PlanPaired, NoisyBlocksGetMoreBlockPairsAndABudgetTooSmallSaysSo) {
 }
 
 TEST(PlanPaired, APlanMadeAgainLateLowersItsBlockPairsOnlyForOneMorePair) {
-  PairedVariance variance;
-  variance.within_block = 4e-6;
-  variance.between_blocks = 1e-4;
-  variance.between_pairs = 1e-6;
+  const PairedVariance variance = noisy_block_pairs();
   // n* = sqrt((pi/2) 2 4e-6 0.002 / (1e-4 0.001)) = 0.5, so 1; a block pair costs 2 (0.002 + 0.001) =
   // 0.006 s, and 64 of them (the most) 0.5 + 64 0.006 = 0.884 s a pair. 1.1 s affords one such pair: a
   // fresh plan needs 2 pairs, which B <= 8 gives (0.548 s), and the most of those block pairs is the
@@ -220,10 +223,7 @@ TEST(PlanPaired, APlanMadeAgainLateLowersItsBlockPairsOnlyForOneMorePair) {
 }
 
 TEST(PlanPaired, AGivenSamplesPerBlockIsKeptAndTheRestPlannedAroundIt) {
-  PairedVariance variance;
-  variance.within_block = 4e-6;
-  variance.between_blocks = 1e-4;
-  variance.between_pairs = 1e-6;
+  const PairedVariance variance = noisy_block_pairs();
   const PairedCosts costs{0.001, 0.002, 0.5};
   // The planner's own n here is 1 (the test above): given 1, the plan is the planner's.
   const auto own = plan_paired(variance, costs, 60.0);
