@@ -43,7 +43,8 @@ nlohmann::json interval_json(const BootstrapResult& b) {
 }
 
 // Why sampling ended short of the protocol's goal. Only a --gbx_target_rel_ci run has a target to miss;
-// otherwise the goal was min_samples, and max_time (or nothing gbx can name) cut it short.
+// otherwise the goal was min_samples and any --gbx_min_time span, and max_time or max_samples (or nothing
+// gbx can name) cut it short.
 void add_stop_flag(const detail::RunRecord& record, RunAnalysis& a) {
   const detail::Measurement& m = record.measurement;
   const std::string taken = std::to_string(m.samples.size()) + " samples";
@@ -52,6 +53,14 @@ void add_stop_flag(const detail::RunRecord& record, RunAnalysis& a) {
     a.flags.push_back({"target_not_reached", record.stopping.achieved_rel_ci,
                        "stopped at " + why + " after " + taken + ", before the median's CI reached +/-" +
                            format_percent(record.stopping.target_rel_ci)});
+    return;
+  }
+  if (record.stopping.min_time_seconds > 0.0 && m.sampling_seconds < record.stopping.min_time_seconds) {
+    const std::string why = m.time_bound_reached ? "max_time" : "max_samples";
+    a.flags.push_back({"min_time_not_reached", m.sampling_seconds,
+                       "stopped at " + why + " after " + taken + " spanning " + format_duration(m.sampling_seconds) +
+                           ", short of the " + format_duration(record.stopping.min_time_seconds) +
+                           " that --gbx_min_time asked"});
     return;
   }
   if (m.time_bound_reached) {

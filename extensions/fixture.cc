@@ -273,12 +273,14 @@ void FixtureBase::measure_after_setup(const benchmark::State& state, std::functi
   record_.memory = memory_usage();
   detail::StoppingOutcome& stopping = record_.stopping;
   const detail::Measurement& m = record_.measurement;
+  stopping.min_time_seconds = protocol.min_time_seconds;
   if (adaptive) {
     stopping.rule = "target_rel_ci";
     stopping.target_rel_ci = protocol.target_rel_ci;
     stopping.reached = m.enough_reached;
   } else {
-    stopping.reached = static_cast<std::int64_t>(m.samples.size()) >= protocol.min_samples;
+    stopping.reached = static_cast<std::int64_t>(m.samples.size()) >= protocol.min_samples &&
+                       m.sampling_seconds >= protocol.min_time_seconds;
   }
   stopping.achieved_rel_ci = median_relative_half_width(m.samples);
   record_.load = FixtureLoadAccess::measure(*this, state, record_.args);

@@ -40,12 +40,16 @@ struct Measurement {
   double timer_resolution_seconds = 0.0;
   TimerKind timer = TimerKind::cpu;
   CacheMode cache = CacheMode::hot;
-  double wall_seconds = 0.0;          // the whole measurement, warm-up included
-  double cpu_seconds_per_run = 0.0;   // process CPU time while sampling (flushes excluded), per run
-  bool time_bound_reached = false;    // --gbx_max_time stopped sampling
-  bool sample_bound_reached = false;  // --gbx_max_samples stopped sampling before `enough` agreed
-  bool enough_reached = false;        // `enough` said so: the stopping rule's target was met
-  bool below_resolution = false;      // cold samples (never batched) shorter than the batch target
+  double wall_seconds = 0.0;         // the whole measurement, warm-up included
+  double cpu_seconds_per_run = 0.0;  // process CPU time while sampling (flushes excluded), per run
+  // From the first sample's start to the last one's end, the gaps between samples (a cold benchmark's
+  // flushes) included: the span that --gbx_min_time asks for and the GPU's energy figure covers.
+  double sampling_seconds = 0.0;
+  bool time_bound_reached = false;  // --gbx_max_time stopped sampling
+  // --gbx_max_samples stopped sampling before `enough` agreed, or before the span reached --gbx_min_time
+  bool sample_bound_reached = false;
+  bool enough_reached = false;    // `enough` said so: the stopping rule's target was met
+  bool below_resolution = false;  // cold samples (never batched) shorter than the batch target
   // --gbx_cache=rotate: how many copies of the inputs were cycled, the bytes one run touches (one
   // copy), and the last-level cache they were sized against; all 0 in the other modes.
   std::int64_t rotation_copies = 0;

@@ -52,6 +52,12 @@ double parse_positive(const std::string& flag, const std::string& value, const s
   return parsed;
 }
 
+std::string plain_number(double value) {
+  std::ostringstream out;
+  out << value;
+  return out.str();
+}
+
 std::vector<std::int64_t> parse_index_list(const std::string& flag, const std::string& value) {
   std::vector<std::int64_t> indices;
   std::size_t start = 0;
@@ -100,10 +106,10 @@ CommandLine parse_command_line(const std::vector<std::string>& args) {
   // split is done here rather than by a general parser so that an empty value stays empty and a
   // missing one never swallows the next argument.
   const std::vector<std::string> names = {
-      "gbx_warmup",      "gbx_min_samples",       "gbx_max_samples",   "gbx_max_time",
-      "gbx_cache",       "gbx_out_dir",           "gbx_target_rel_ci", "gbx_processes",
-      "gbx_order_seed",  "gbx_benchmark_timeout", "gbx_progress",      "gbx_child",
-      "gbx_child_order", "gbx_describe",          "gbx_list_not_run",  "gbx_warmup_max"};
+      "gbx_warmup",     "gbx_min_samples",   "gbx_max_samples", "gbx_max_time",   "gbx_cache",
+      "gbx_out_dir",    "gbx_target_rel_ci", "gbx_processes",   "gbx_order_seed", "gbx_benchmark_timeout",
+      "gbx_progress",   "gbx_child",         "gbx_child_order", "gbx_describe",   "gbx_list_not_run",
+      "gbx_warmup_max", "gbx_min_time"};
   std::map<std::string, std::string> values;
   CommandLine line;
   const auto& load_names = load_flag_names();
@@ -162,6 +168,15 @@ CommandLine parse_command_line(const std::vector<std::string>& args) {
   if (min_samples) p.min_samples = parse_count("gbx_min_samples", *min_samples, 1);
   if (max_samples) p.max_samples = parse_count("gbx_max_samples", *max_samples, 1);
   if (max_time) p.max_time_seconds = parse_positive("gbx_max_time", *max_time, "a positive number of seconds");
+  if (const std::string* min_time = given("gbx_min_time")) {
+    p.min_time_seconds = parse_positive("gbx_min_time", *min_time, "a positive number of seconds");
+    // max_time bounds the whole measurement, warm-up included, so a span as long would never be sampled.
+    if (p.min_time_seconds >= p.max_time_seconds) {
+      throw FlagError("--gbx_min_time=" + *min_time +
+                      " is not below --gbx_max_time=" + plain_number(p.max_time_seconds) +
+                      ", which bounds each benchmark's whole measurement, warm-up included; raise --gbx_max_time");
+    }
+  }
   if (cache) {
     if (*cache == "cold") {
       p.cache = CacheMode::cold;
@@ -208,6 +223,8 @@ std::string flags_help() {
       << "  --gbx_max_samples=N    most samples per benchmark (default " << defaults.max_samples << ")\n"
       << "  --gbx_max_time=S       wall-time bound per benchmark, seconds (default " << defaults.max_time_seconds
       << ")\n"
+      << "  --gbx_min_time=S       sample until the samples span at least S seconds, as well as min_samples\n"
+      << "                         (default off); for a coarse counter such as a GPU's energy\n"
       << "  --gbx_cache=cold|hot|rotate  cold flushes caches before every sample, untimed; rotate cycles\n"
       << "                         copies of the inputs so that each run misses the cache (default hot)\n"
       << "  --gbx_axis=NAME=VALUES set a parameter axis: 1,2,4 or 2^10:2^24:2 (powers of two, exponent step)\n"

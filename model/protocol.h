@@ -29,6 +29,10 @@ struct Protocol {
   // Adaptive stopping: sample until the median's 95% interval half-width over the median is at
   // most this (0: off, take min_samples). max_samples and max_time still bound it.
   double target_rel_ci = 0.0;
+  // Sample until the samples span at least this many seconds (0: off), as well as min_samples: a counter
+  // that moves coarsely (a GPU's energy, every ~100 ms) needs a span of several of its steps. max_samples
+  // and max_time still bound it.
+  double min_time_seconds = 0.0;
   // A batch of runs must last at least this many timer resolutions.
   double batch_resolution_factor = 100.0;
   // Processes the selection runs in (--gbx_processes); 1 when everything runs in this process.

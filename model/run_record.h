@@ -19,6 +19,7 @@ struct StoppingOutcome {
   double target_rel_ci = 0.0;             // the goal, with rule target_rel_ci
   bool reached = false;                   // min_samples taken, or the target met, before a bound hit
   std::optional<double> achieved_rel_ci;  // the final relative half-width, when it could be computed
+  double min_time_seconds = 0.0;          // --gbx_min_time: the span the samples had to reach too (0: none)
 };
 
 // Memory a benchmark used. A value that cannot be read here is absent, with the reason.

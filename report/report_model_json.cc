@@ -169,6 +169,10 @@ std::vector<Fact> protocol_facts(const json& record) {
     add_fact(facts, "target relative CI half-width",
              protocol["target_rel_ci"].is_number() ? string_at(protocol, "target_rel_ci") : "off");
   }
+  if (protocol.contains("min_time_seconds")) {
+    add_fact(facts, "least span of the samples (s)",
+             protocol["min_time_seconds"].is_number() ? string_at(protocol, "min_time_seconds") : "off");
+  }
   add_fact(facts, "batch target (timer resolutions)", string_at(protocol, "batch_resolution_factor"));
   return facts;
 }

@@ -133,12 +133,18 @@ void ConsoleTable::print_footer() {
        << (protocol_.warmup_auto ? "warm-up until steady (auto)"
                                  : std::to_string(protocol_.warmup_runs) + " warm-up runs discarded")
        << ", " << protocol_.min_samples << " samples";
+  std::string until;
   if (protocol_.target_rel_ci > 0.0) {
     char target[32];
     std::snprintf(target, sizeof target, "%g%%", 100.0 * protocol_.target_rel_ci);
-    out_ << " or more until the median's 95% CI is within +/-" << target << " (at most " << protocol_.max_samples
-         << ")";
+    until = std::string("the median's 95% CI is within +/-") + target;
   }
+  if (protocol_.min_time_seconds > 0.0) {
+    char span[32];
+    std::snprintf(span, sizeof span, "%g", protocol_.min_time_seconds);
+    until += (until.empty() ? "they span " : " and they span ") + std::string(span) + " s";
+  }
+  if (!until.empty()) out_ << " or more until " << until << " (at most " << protocol_.max_samples << ")";
   out_ << ", at most " << max_time << " s per benchmark, cache " << to_string(protocol_.cache)
        << ", samples of at least " << protocol_.batch_resolution_factor
        << " timer resolutions (batched when hot); median and BCa bootstrap 95% CI per run, "

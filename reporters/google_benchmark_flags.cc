@@ -80,7 +80,8 @@ GoogleBenchmarkFlags check_google_benchmark_flags(const std::vector<std::string>
   if (const Given* v = value_of("benchmark_min_time")) {
     refuse(*v,
            "does not apply: a gbx benchmark runs one Google Benchmark iteration per repetition, and samples by "
-           "gbx's protocol; use --gbx_max_time=SECONDS (the time bound per benchmark), --gbx_min_samples=N or "
+           "gbx's protocol; use --gbx_min_time=SECONDS (sample until the samples span this long), "
+           "--gbx_max_time=SECONDS (the time bound per benchmark), --gbx_min_samples=N or "
            "--gbx_target_rel_ci=R (sample until the median is this precise)");
   }
   if (const Given* v = value_of("benchmark_min_warmup_time")) {

@@ -36,7 +36,8 @@ std::int64_t monotonic_ns() {
   return static_cast<std::int64_t>(now.tv_sec) * 1000000000LL + now.tv_nsec;
 }
 
-// One block: the declared protocol with exactly `samples` samples and no adaptive stopping, so that
+// One block: the declared protocol with exactly `samples` samples, no adaptive stopping and no
+// --gbx_min_time, so that
 // both sides of a pair take the same number, and a time bound that cannot cut a block short.
 // warmup > 0: the block's warm-up runs, when the declared warm-up is a fixed count (the parent sizes
 // it to the block; a block after the first of its setup needs only its caches refilled).
@@ -47,6 +48,7 @@ nlohmann::json run_block(const detail::Protocol& declared, const std::string& na
   block.max_samples = samples;
   if (warmup > 0 && !block.warmup_auto) block.warmup_runs = std::min(block.warmup_runs, warmup);
   block.target_rel_ci = 0.0;
+  block.min_time_seconds = 0.0;
   block.max_time_seconds = std::max(block.max_time_seconds, 3600.0);
   set_active_protocol(block);
   GbxReporter reporter(nullptr, nullptr);

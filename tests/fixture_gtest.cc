@@ -365,6 +365,43 @@ TEST_F(FixtureFailures, AdaptiveStoppingThatNeverMeetsItsTargetSaysSo) {
   EXPECT_FALSE(run.any_failed);  // not meeting the target is an outcome, not a failure
 }
 
+// --- a least span (--gbx_min_time) ------------------------------------------------------
+
+TEST_F(FixtureFailures, MinTimeKeepsSamplingUntilTheSamplesSpanIt) {
+  gbx::detail::Protocol p = gbx::detail::active_protocol();
+  p.min_samples = 4;
+  p.max_samples = 1000;
+  p.min_time_seconds = 0.0305;
+  gbx::detail::set_active_protocol(p);
+  const auto run = gbx_test::run_benchmarks("^fixture/healthy/");
+  ASSERT_EQ(run.entries.size(), 1u);
+  ASSERT_TRUE(run.entries[0].has_value());
+  const gbx::detail::RunRecord& r = *run.entries[0];
+  // Runs of 1 ms, one a sample: 31 samples span 31 ms, the first past 30.5 ms.
+  EXPECT_EQ(r.measurement.samples.size(), 31u);
+  EXPECT_NEAR(r.measurement.sampling_seconds, 0.031, 1e-9);
+  EXPECT_EQ(r.stopping.rule, "min_samples");
+  EXPECT_EQ(r.stopping.min_time_seconds, 0.0305);
+  EXPECT_TRUE(r.stopping.reached);
+}
+
+TEST_F(FixtureFailures, MinTimeCutShortByMaxSamplesIsNotReached) {
+  gbx::detail::Protocol p = gbx::detail::active_protocol();
+  p.min_samples = 4;
+  p.max_samples = 12;
+  p.min_time_seconds = 0.5;
+  p.cache = gbx::detail::CacheMode::cold;  // unbatched: 12 samples of 1 ms
+  gbx::detail::set_active_protocol(p);
+  const auto run = gbx_test::run_benchmarks("^fixture/healthy/");
+  ASSERT_EQ(run.entries.size(), 1u);
+  ASSERT_TRUE(run.entries[0].has_value());
+  const gbx::detail::RunRecord& r = *run.entries[0];
+  EXPECT_EQ(r.measurement.samples.size(), 12u);
+  EXPECT_TRUE(r.measurement.sample_bound_reached);
+  EXPECT_FALSE(r.stopping.reached);
+  EXPECT_FALSE(run.any_failed);  // a short span is an outcome, flagged, not a failure
+}
+
 TEST_F(FixtureFailures, FixedSampleCountStillReportsThePrecision) {
   gbx::detail::Protocol p = gbx::detail::active_protocol();
   p.min_samples = 20;

@@ -127,6 +127,7 @@ gbx::detail::RunRecord sample_record() {
   m.timer = gbx::detail::TimerKind::cpu;
   m.wall_seconds = 0.5;
   m.cpu_seconds_per_run = 3.5e-6;
+  m.sampling_seconds = 0.375;
   m.sample_bound_reached = true;
   r.stopping.rule = "target_rel_ci";
   r.stopping.target_rel_ci = 0.05;
@@ -180,7 +181,8 @@ TEST(BuildRecord, AddsGbxAtTheTop) {
   EXPECT_TRUE(p.at("max_time_seconds").is_null());  // infinity has no JSON form
   EXPECT_EQ(p.at("cache"), "cold");
   EXPECT_EQ(p.at("batch_resolution_factor"), 100.0);
-  EXPECT_TRUE(p.at("target_rel_ci").is_null());  // off
+  EXPECT_TRUE(p.at("target_rel_ci").is_null());     // off
+  EXPECT_TRUE(p.at("min_time_seconds").is_null());  // off
   EXPECT_EQ(g.at("interrupted"), false);
   EXPECT_EQ(g.at("environment"), json::object());
   for (const auto& b : record.at("benchmarks")) EXPECT_FALSE(b.contains("gbx"));
@@ -190,10 +192,12 @@ TEST(BuildRecord, HeaderInterruptedTargetAndEnvironment) {
   gbx::RecordHeader header = sample_header();
   header.interrupted = true;
   header.protocol.target_rel_ci = 0.05;
+  header.protocol.min_time_seconds = 0.25;
   header.environment = {{"host", "vm"}};
   const json record = gbx::build_record(kGoogleBenchmarkJson, {std::nullopt, std::nullopt, std::nullopt}, header);
   EXPECT_EQ(record.at("gbx").at("interrupted"), true);
   EXPECT_EQ(record.at("gbx").at("protocol").at("target_rel_ci"), 0.05);
+  EXPECT_EQ(record.at("gbx").at("protocol").at("min_time_seconds"), 0.25);
   EXPECT_EQ(record.at("gbx").at("environment"), json({{"host", "vm"}}));
 }
 
@@ -232,12 +236,14 @@ TEST(BuildRecord, AddsGbxToEachEntry) {
   EXPECT_EQ(m.at("flushes"), 0);
   EXPECT_EQ(m.at("wall_seconds"), 0.5);
   EXPECT_EQ(m.at("cpu_seconds_per_run"), 3.5e-6);
+  EXPECT_EQ(m.at("sampling_seconds"), 0.375);
   EXPECT_EQ(m.at("time_bound_reached"), false);
   EXPECT_EQ(m.at("sample_bound_reached"), true);
   EXPECT_EQ(m.at("below_resolution"), false);
   const json& stopping = m.at("stopping");
   EXPECT_EQ(stopping.at("rule"), "target_rel_ci");
   EXPECT_EQ(stopping.at("target_rel_ci"), 0.05);
+  EXPECT_TRUE(stopping.at("min_time_seconds").is_null());  // not asked
   EXPECT_EQ(stopping.at("reached"), false);
   EXPECT_EQ(stopping.at("achieved_rel_ci"), 0.125);
   EXPECT_EQ(g.at("samples"), json({2.5e-6, nullptr, 2.25e-6}));  // the infinite sample is null
@@ -261,6 +267,16 @@ TEST(BuildRecord, FixedCountStoppingHasNullTargetAndUnknownPrecision) {
   EXPECT_TRUE(stopping.at("target_rel_ci").is_null());
   EXPECT_EQ(stopping.at("reached"), true);
   EXPECT_TRUE(stopping.at("achieved_rel_ci").is_null());
+}
+
+TEST(BuildRecord, AMinTimeIsTheStoppingGoalToo) {
+  gbx::detail::RunRecord spanned = sample_record();
+  spanned.stopping = gbx::detail::StoppingOutcome{};
+  spanned.stopping.min_time_seconds = 0.5;
+  const json record = gbx::build_record(kGoogleBenchmarkJson, {spanned, std::nullopt, std::nullopt}, sample_header());
+  const json& stopping = record["benchmarks"][0]["gbx"]["measurement"].at("stopping");
+  EXPECT_EQ(stopping.at("min_time_seconds"), 0.5);
+  EXPECT_EQ(stopping.at("reached"), false);
 }
 
 TEST(BuildRecord, FailedEntriesHaveNoMeasurementAndSkippedOnesAreNotEntries) {

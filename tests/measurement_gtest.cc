@@ -318,6 +318,86 @@ TEST(Measure, BatchFactorComesFromTheProtocol) {
   EXPECT_EQ(m.batch, 6);
 }
 
+TEST(Measure, MinTimeSamplesPastMinSamplesUntilTheSpanIsReached) {
+  // 1 ms runs, one per sample: 5 samples span 5 ms; a 20.5 ms span needs 21 samples.
+  SimulatedTimer sim = SimulatedTimer::constant(1e-3, 1e-9);
+  Protocol p = protocol(3, 5, 1000);
+  p.min_time_seconds = 0.0205;
+  const Measurement m = measure(p, sim, simulated_hooks(sim));
+  ASSERT_EQ(m.batch, 1);
+  EXPECT_EQ(m.samples.size(), 21u);
+  EXPECT_NEAR(m.sampling_seconds, 0.021, 1e-12);
+  EXPECT_FALSE(m.sample_bound_reached);
+  EXPECT_FALSE(m.time_bound_reached);
+}
+
+TEST(Measure, WithoutMinTimeTheSpanIsStillRecorded) {
+  SimulatedTimer sim = SimulatedTimer::constant(1e-3, 1e-9);
+  const Measurement m = measure(protocol(3, 9, 1000), sim, simulated_hooks(sim));
+  EXPECT_EQ(m.samples.size(), 9u);
+  EXPECT_NEAR(m.sampling_seconds, 0.009, 1e-12);
+}
+
+TEST(Measure, MinTimeSpanHoldsTheFlushesBetweenColdSamples) {
+  // Cold: a 1 ms flush before each 1 ms sample. The span starts at the first sample, after its flush:
+  // n samples span 2n - 1 ms, so 10 ms needs 6 samples (11 ms); 5 would span 9.
+  SimulatedTimer sim = SimulatedTimer::constant(1e-3, 1e-9);
+  MeasurementHooks hooks = simulated_hooks(sim);
+  hooks.flush = [&sim] { sim.advance(1e-3); };
+  Protocol p = protocol(0, 2, 1000);
+  p.cache = CacheMode::cold;
+  p.min_time_seconds = 0.010;
+  const Measurement m = measure(p, sim, hooks);
+  EXPECT_EQ(m.samples.size(), 6u);
+  EXPECT_NEAR(m.sampling_seconds, 0.011, 1e-12);
+}
+
+TEST(Measure, MinTimeBeyondMaxSamplesGrowsTheBatch) {
+  // 40 samples of one 1 ms run span 40 ms. For 1 s the batch becomes ceil(1.25 x 1 s / (40 x 1 ms)) = 32
+  // runs, so 32 samples of 32 ms span it (1.024 s), within max_samples.
+  SimulatedTimer sim = SimulatedTimer::constant(1e-3, 1e-9);
+  Protocol p = protocol(0, 5, 40);
+  p.min_time_seconds = 1.0;
+  const Measurement m = measure(p, sim, simulated_hooks(sim));
+  EXPECT_EQ(m.batch, 32);
+  EXPECT_EQ(m.samples.size(), 32u);
+  EXPECT_NEAR(m.sampling_seconds, 1.024, 1e-9);
+  EXPECT_FALSE(m.sample_bound_reached);
+  for (double s : m.samples) EXPECT_NEAR(s, 1e-3, 1e-12);  // still seconds per run
+}
+
+TEST(Measure, MinTimeWithinReachLeavesTheBatchAlone) {
+  SimulatedTimer sim = SimulatedTimer::constant(1e-3, 1e-9);
+  Protocol p = protocol(0, 5, 1000);
+  p.min_time_seconds = 0.5;  // 1000 x 1 ms = 1 s >= 1.25 x 0.5 s
+  EXPECT_EQ(measure(p, sim, simulated_hooks(sim)).batch, 1);
+}
+
+TEST(Measure, ColdMaxSamplesShortOfMinTimeIsASampleBound) {
+  // Cold samples are never batched, so max_samples bounds the span.
+  SimulatedTimer sim = SimulatedTimer::constant(1e-3, 1e-9);
+  MeasurementHooks hooks = simulated_hooks(sim);
+  hooks.flush = [] {};
+  Protocol p = protocol(0, 5, 40);
+  p.cache = CacheMode::cold;
+  p.min_time_seconds = 1.0;
+  const Measurement m = measure(p, sim, hooks);
+  EXPECT_EQ(m.batch, 1);
+  EXPECT_EQ(m.samples.size(), 40u);
+  EXPECT_TRUE(m.sample_bound_reached);
+  EXPECT_NEAR(m.sampling_seconds, 0.040, 1e-12);
+}
+
+TEST(Measure, MaxTimeStillBoundsMinTime) {
+  SimulatedTimer sim = SimulatedTimer::constant(1.0);
+  Protocol p = protocol(0, 3, 1000, 10.5);
+  p.min_time_seconds = 100.0;
+  const Measurement m = measure(p, sim, simulated_hooks(sim));
+  EXPECT_TRUE(m.time_bound_reached);
+  EXPECT_FALSE(m.sample_bound_reached);
+  EXPECT_LT(m.samples.size(), 12u);
+}
+
 TEST(Measure, CpuSecondsArePerRunInsideTheTimedRegions) {
   // A fake CPU clock that advances 3 s per run and 100 s per flush: only the timed regions count.
   SimulatedTimer sim = SimulatedTimer::constant(1e-3, 1e-9);

@@ -52,6 +52,9 @@ TEST(ParseCommandLine, EachFlag) {
   EXPECT_EQ(parse_command_line({"--gbx_out_dir=/tmp/records"}).out_dir, "/tmp/records");
   EXPECT_EQ(parse_command_line({"--gbx_target_rel_ci=0.05"}).protocol.target_rel_ci, 0.05);
   EXPECT_EQ(parse_command_line({"--gbx_target_rel_ci=1"}).protocol.target_rel_ci, 1.0);  // the upper end
+  EXPECT_EQ(parse_command_line({}).protocol.min_time_seconds, 0.0);                      // off
+  EXPECT_EQ(parse_command_line({"--gbx_min_time=0.5"}).protocol.min_time_seconds, 0.5);
+  EXPECT_EQ(parse_command_line({"--gbx_min_time=20", "--gbx_max_time=30"}).protocol.min_time_seconds, 20.0);
 }
 
 TEST(ParseCommandLine, AllFlagsTogetherLeaveNothingToPassThrough) {
@@ -128,13 +131,23 @@ INSTANTIATE_TEST_SUITE_P(
         BadFlag{"--gbx_target_rel_ci=-0.1", "gbx_target_rel_ci", "-0.1"},
         BadFlag{"--gbx_target_rel_ci=nan", "gbx_target_rel_ci", "nan"},
         BadFlag{"--gbx_target_rel_ci=5%", "gbx_target_rel_ci", "5%"}, BadFlag{"--gbx_cache=warm", "gbx_cache", "warm"},
-        BadFlag{"--gbx_cache=COLD", "gbx_cache", "COLD"}),
+        BadFlag{"--gbx_cache=COLD", "gbx_cache", "COLD"}, BadFlag{"--gbx_min_time=0", "gbx_min_time", "0"},
+        BadFlag{"--gbx_min_time=-1", "gbx_min_time", "-1"}, BadFlag{"--gbx_min_time=1s", "gbx_min_time", "1s"},
+        BadFlag{"--gbx_min_time=nan", "gbx_min_time", "nan"}),
     [](const ::testing::TestParamInfo<BadFlag>& param) { return "case" + std::to_string(param.index); });
 
 TEST(ParseCommandLine, RefusesMinSamplesAboveMaxSamples) {
   const std::string message = refusal({"--gbx_min_samples=10", "--gbx_max_samples=5"});
   EXPECT_NE(message.find("--gbx_min_samples=10"), std::string::npos) << message;
   EXPECT_NE(message.find("--gbx_max_samples=5"), std::string::npos) << message;
+}
+
+TEST(ParseCommandLine, RefusesAMinTimeNotBelowMaxTime) {
+  // max_time bounds the whole measurement, warm-up included: a span as long could never be sampled.
+  const std::string message = refusal({"--gbx_min_time=10"});
+  EXPECT_NE(message.find("--gbx_min_time=10 is not below --gbx_max_time=10"), std::string::npos) << message;
+  const std::string given = refusal({"--gbx_max_time=2", "--gbx_min_time=2.5"});
+  EXPECT_NE(given.find("--gbx_min_time=2.5 is not below --gbx_max_time=2,"), std::string::npos) << given;
 }
 
 TEST(ParseCommandLine, RefusesMinSamplesAboveTheDefaultMax) {
@@ -197,7 +210,7 @@ TEST(CacheMode, ToString) {
 TEST(FlagsHelp, NamesEveryFlag) {
   const std::string help = gbx::detail::flags_help();
   for (const char* flag : {"--gbx_warmup", "--gbx_min_samples", "--gbx_max_samples", "--gbx_max_time", "--gbx_cache",
-                           "--gbx_out_dir", "--gbx_target_rel_ci"}) {
+                           "--gbx_out_dir", "--gbx_target_rel_ci", "--gbx_min_time"}) {
     EXPECT_NE(help.find(flag), std::string::npos) << flag;
   }
 }

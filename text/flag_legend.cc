@@ -22,6 +22,9 @@ const std::vector<FlagMeaning>& flag_meanings() {
        "--gbx_target_rel_ci asked"},
       {"time_bound_reached", "--gbx_max_time stopped sampling before --gbx_min_samples samples were taken"},
       {"too_few_samples", "fewer samples than --gbx_min_samples were taken"},
+      {"min_time_not_reached",
+       "a bound stopped sampling before the samples spanned --gbx_min_time: raise --gbx_max_samples (or "
+       "--gbx_max_time)"},
       {"below_resolution",
        "cold samples shorter than 100 timer resolutions: the timer's tick is a visible part of each"},
       {"above_peak",

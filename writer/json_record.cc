@@ -22,6 +22,7 @@ nlohmann::json protocol_json(const detail::Protocol& p) {
           {"max_time_seconds", finite_or_null(p.max_time_seconds)},
           {"cache", to_string(p.cache)},
           {"target_rel_ci", p.target_rel_ci > 0.0 ? finite_or_null(p.target_rel_ci) : nlohmann::json()},
+          {"min_time_seconds", p.min_time_seconds > 0.0 ? finite_or_null(p.min_time_seconds) : nlohmann::json()},
           {"batch_resolution_factor", finite_or_null(p.batch_resolution_factor)},
           {"processes", p.processes},
           {"warmup", p.warmup_auto ? "auto" : "fixed"},
@@ -78,6 +79,7 @@ nlohmann::json entry_json(const detail::RunRecord& r, bool aggregate, const RunA
                       {"flushes", m.flushes},
                       {"wall_seconds", finite_or_null(m.wall_seconds)},
                       {"cpu_seconds_per_run", finite_or_null(m.cpu_seconds_per_run)},
+                      {"sampling_seconds", finite_or_null(m.sampling_seconds)},
                       {"time_bound_reached", m.time_bound_reached},
                       {"sample_bound_reached", m.sample_bound_reached},
                       {"below_resolution", m.below_resolution}};
@@ -91,6 +93,7 @@ nlohmann::json entry_json(const detail::RunRecord& r, bool aggregate, const RunA
   g["measurement"]["stopping"] = {
       {"rule", stop.rule},
       {"target_rel_ci", stop.rule == "target_rel_ci" ? finite_or_null(stop.target_rel_ci) : nlohmann::json()},
+      {"min_time_seconds", stop.min_time_seconds > 0.0 ? finite_or_null(stop.min_time_seconds) : nlohmann::json()},
       {"reached", stop.reached},
       {"achieved_rel_ci", stop.achieved_rel_ci ? finite_or_null(*stop.achieved_rel_ci) : nlohmann::json()}};
   nlohmann::json samples = nlohmann::json::array();

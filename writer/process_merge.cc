@@ -44,7 +44,7 @@ detail::RunRecord merge_records(const std::vector<const detail::RunRecord*>& par
   m.samples.clear();
   m.warmup_runs = m.calibration_runs = m.flushes = 0;
   m.warmup.runs = m.warmup.samples = 0;
-  m.wall_seconds = 0.0;
+  m.wall_seconds = m.sampling_seconds = 0.0;
   std::vector<double> cpu;
   std::vector<double> batches;
   std::optional<double> worst_rel_ci;
@@ -63,6 +63,7 @@ detail::RunRecord merge_records(const std::vector<const detail::RunRecord*>& par
     m.calibration_runs += p.calibration_runs;
     m.flushes += p.flushes;
     m.wall_seconds += p.wall_seconds;
+    m.sampling_seconds += p.sampling_seconds;
     m.time_bound_reached = m.time_bound_reached || p.time_bound_reached;
     m.sample_bound_reached = m.sample_bound_reached || p.sample_bound_reached;
     m.below_resolution = m.below_resolution || p.below_resolution;

@@ -70,6 +70,7 @@ Json run_record_json(const detail::RunRecord& r) {
                       {"cache", to_string(m.cache)},
                       {"wall_seconds", finite_or_null(m.wall_seconds)},
                       {"cpu_seconds_per_run", finite_or_null(m.cpu_seconds_per_run)},
+                      {"sampling_seconds", finite_or_null(m.sampling_seconds)},
                       {"time_bound_reached", m.time_bound_reached},
                       {"sample_bound_reached", m.sample_bound_reached},
                       {"enough_reached", m.enough_reached},
@@ -84,6 +85,7 @@ Json run_record_json(const detail::RunRecord& r) {
   j["stopping"] = {
       {"rule", r.stopping.rule},
       {"target_rel_ci", finite_or_null(r.stopping.target_rel_ci)},
+      {"min_time_seconds", finite_or_null(r.stopping.min_time_seconds)},
       {"reached", r.stopping.reached},
       {"achieved_rel_ci", r.stopping.achieved_rel_ci ? finite_or_null(*r.stopping.achieved_rel_ci) : Json()}};
   j["energy"] = energy_json(r.observed);
@@ -141,6 +143,7 @@ detail::RunRecord run_record_from_json(const Json& j) {
   if (const auto rotation = m.find("rotation"); rotation != m.end()) rotation_from_json(*rotation, out);
   out.wall_seconds = number_or(m, "wall_seconds", std::nan(""));
   out.cpu_seconds_per_run = number_or(m, "cpu_seconds_per_run", std::nan(""));
+  out.sampling_seconds = number_or(m, "sampling_seconds", 0.0);
   out.time_bound_reached = m.at("time_bound_reached").get<bool>();
   out.sample_bound_reached = m.at("sample_bound_reached").get<bool>();
   out.enough_reached = m.at("enough_reached").get<bool>();
@@ -157,6 +160,7 @@ detail::RunRecord run_record_from_json(const Json& j) {
   const Json& stop = j.at("stopping");
   r.stopping.rule = stop.at("rule").get<std::string>();
   r.stopping.target_rel_ci = number_or(stop, "target_rel_ci", 0.0);
+  r.stopping.min_time_seconds = number_or(stop, "min_time_seconds", 0.0);
   r.stopping.reached = stop.at("reached").get<bool>();
   r.stopping.achieved_rel_ci = optional_from<double>(stop, "achieved_rel_ci");
   // The load sweep of each process; the merge keeps the first process's (docs/load.md).

@@ -31,7 +31,7 @@ refused() {
 }
 
 # Refused, naming gbx's flag for the same purpose.
-refused '--benchmark_min_time=0.5|--gbx_max_time|--gbx_min_samples' "$filter" --benchmark_min_time=0.5
+refused '--benchmark_min_time=0.5|--gbx_min_time|--gbx_max_time|--gbx_min_samples' "$filter" --benchmark_min_time=0.5
 refused '--benchmark_min_time=100x|--gbx_max_time' "$filter" --benchmark_min_time=100x
 refused '--benchmark_min_warmup_time=1|--gbx_warmup' "$filter" --benchmark_min_warmup_time=1
 refused '--benchmark_dry_run|--benchmark_list_tests' "$filter" --benchmark_dry_run

@@ -31,6 +31,7 @@ detail::RunRecord record_with(std::vector<double> samples, std::int64_t batch = 
   r.measurement.batch = batch;
   r.measurement.cpu_seconds_per_run = 1e-6;
   r.measurement.wall_seconds = 0.5;
+  r.measurement.sampling_seconds = 0.25;
   r.measurement.warmup_runs = 2;
   r.stopping.reached = true;
   return r;
@@ -103,6 +104,7 @@ TEST(WireFormat, RoundTripKeepsEveryField) {
   r.stopping.rule = "target_rel_ci";
   r.stopping.target_rel_ci = 0.01;
   r.stopping.achieved_rel_ci = 0.02;
+  r.stopping.min_time_seconds = 0.125;
   r.error = "";
   const nlohmann::json once = run_record_json(r);
   const detail::RunRecord back = run_record_from_json(once);
@@ -110,6 +112,8 @@ TEST(WireFormat, RoundTripKeepsEveryField) {
   EXPECT_EQ(back.measurement.samples, r.measurement.samples);
   EXPECT_EQ(back.measurement.timer, detail::TimerKind::host_wall);
   EXPECT_EQ(back.measurement.cache, detail::CacheMode::cold);
+  EXPECT_EQ(back.measurement.sampling_seconds, 0.25);
+  EXPECT_EQ(back.stopping.min_time_seconds, 0.125);
   ASSERT_TRUE(back.accuracy.has_value());
   EXPECT_FALSE(back.accuracy->passed);
   EXPECT_EQ(back.memory.device_bytes, std::optional<std::int64_t>(1024));
@@ -133,6 +137,7 @@ TEST(Merge, RealTimeIsTheMedianOfTheProcessMediansAndSamplesKeepProcessOrder) {
             (std::vector<double>{5e-9, 5e-9, 6e-9, 1e-9, 1e-9, 2e-9, 2e-9, 3e-9, 2e-9}));
   EXPECT_EQ(rows[0].record->measurement.warmup_runs, 6);
   EXPECT_DOUBLE_EQ(rows[0].record->measurement.wall_seconds, 1.5);
+  EXPECT_DOUBLE_EQ(rows[0].record->measurement.sampling_seconds, 0.75);  // each process's span, summed
   ASSERT_TRUE(rows[0].analysis && rows[0].analysis->summary);
   EXPECT_EQ(rows[0].analysis->summary->count, 9);
   EXPECT_DOUBLE_EQ(rows[0].analysis->summary->median, 2e-9);  // pooled, unlike real_time

@@ -129,6 +129,21 @@ TEST(ConsoleTable, ProtocolLineNamesAdaptiveStoppingAndColdCache) {
       << out.str();
 }
 
+TEST(ConsoleTable, ProtocolLineNamesALeastSpan) {
+  std::ostringstream alone;
+  gbx::detail::Protocol protocol;
+  protocol.min_time_seconds = 0.5;
+  gbx::ConsoleTable(alone, protocol, "run").print_footer();
+  EXPECT_EQ(
+      first_unmatched(alone.str(), {R"(30 samples or more until they span 0.5 s \(at most 10000\), at most 10 s)"}), "")
+      << alone.str();
+  std::ostringstream both;
+  protocol.target_rel_ci = 0.01;
+  gbx::ConsoleTable(both, protocol, "run").print_footer();
+  EXPECT_EQ(first_unmatched(both.str(), {R"(within \+/-1% and they span 0.5 s \(at most 10000\), at most 10 s)"}), "")
+      << both.str();
+}
+
 TEST(JsonRecord, EntriesCarryStatsOutliersAndFlagsInKeyOrder) {
   const std::string google_benchmark = R"({
     "context": {"date": "d", "host_name": "h", "executable": "e", "num_cpus": 2, "mhz_per_cpu": 2000,

@@ -25,7 +25,8 @@ gbx::detail::RunRecord stopped_short(const std::string& rule, bool time_bound) {
 std::vector<std::string> stop_flags(const gbx::detail::RunRecord& r) {
   std::vector<std::string> names;
   for (const auto& flag : gbx::analyze_run(r).flags) {
-    if (flag.name == "target_not_reached" || flag.name == "time_bound_reached" || flag.name == "too_few_samples") {
+    if (flag.name == "target_not_reached" || flag.name == "time_bound_reached" || flag.name == "too_few_samples" ||
+        flag.name == "min_time_not_reached") {
       names.push_back(flag.name + ": " + flag.message);
     }
   }
@@ -43,6 +44,22 @@ TEST(StopFlags, TargetNotReachedOnlyWhenATargetWasSet) {
   gbx::detail::RunRecord reached = stopped_short("min_samples", true);
   reached.stopping.reached = true;
   EXPECT_TRUE(stop_flags(reached).empty());
+}
+
+TEST(StopFlags, AMinTimeNotReachedSaysWhichBoundAndHowShort) {
+  gbx::detail::RunRecord r = stopped_short("min_samples", false);
+  r.measurement.sample_bound_reached = true;
+  r.measurement.sampling_seconds = 0.0132;
+  r.stopping.min_time_seconds = 0.5;
+  EXPECT_EQ(stop_flags(r), std::vector<std::string>{"min_time_not_reached: stopped at max_samples after 12 samples "
+                                                    "spanning 13.2 ms, short of the 500 ms that --gbx_min_time asked"});
+  r.measurement.time_bound_reached = true;
+  EXPECT_EQ(stop_flags(r), std::vector<std::string>{"min_time_not_reached: stopped at max_time after 12 samples "
+                                                    "spanning 13.2 ms, short of the 500 ms that --gbx_min_time asked"});
+  // A span that was reached leaves the older reasons to speak.
+  r.measurement.sampling_seconds = 0.6;
+  EXPECT_EQ(stop_flags(r),
+            std::vector<std::string>{"time_bound_reached: max_time reached after 12 samples, fewer than min_samples"});
 }
 
 TEST(OutlierFlag, SaysHowManySamplesAreFarFromTheRestInPlainWords) {
