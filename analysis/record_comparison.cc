@@ -72,8 +72,8 @@ std::string single_process_sides(const ComparisonEvidence& e) {
   return e.base_processes < 2 ? "the base record has" : "the candidate record has";
 }
 
-std::string sentence_for(const ComparisonRow& row, double band) {
-  std::string s = row.label + ": ";
+std::string timing_sentence(const ComparisonRow& row, double band) {
+  std::string s;
   const ComparisonEvidence& e = row.evidence;
   if (row.verdict == Verdict::insufficient) {
     s += "insufficient: " + std::to_string(e.base_samples) + " base and " + std::to_string(e.candidate_samples) +
@@ -125,6 +125,11 @@ std::string sentence_for(const ComparisonRow& row, double band) {
   return s;
 }
 
+std::string sentence_for(const ComparisonRow& row, double band) {
+  return with_accuracy(row.label, timing_sentence(row, band), row.base_accuracy_failure,
+                       row.candidate_accuracy_failure);
+}
+
 std::size_t processes_with_samples(const LoadedBenchmark& b) {
   return static_cast<std::size_t>(std::count_if(b.process_samples.begin(), b.process_samples.end(),
                                                 [](const std::vector<double>& g) { return !g.empty(); }));
@@ -144,6 +149,27 @@ BootstrapResult widened_median(const LoadedBenchmark& b) {
   return result;
 }
 }  // namespace
+
+std::string with_accuracy(const std::string& label, const std::string& timing, const std::string& base_failure,
+                          const std::string& candidate_failure) {
+  if (!candidate_failure.empty() && base_failure.empty()) {
+    return label + ": inaccurate: the candidate failed its accuracy check (" + candidate_failure +
+           ") where the base passed; its timing: " + timing;
+  }
+  if (!candidate_failure.empty()) {
+    return label + ": " + timing + "; both sides failed their accuracy check (base: " + base_failure +
+           "; candidate: " + candidate_failure + ")";
+  }
+  if (!base_failure.empty()) {
+    return label + ": " + timing + "; the base failed its accuracy check (" + base_failure +
+           ") and the candidate passed";
+  }
+  return label + ": " + timing;
+}
+
+std::string verdict_text(const ComparisonRow& row) {
+  return candidate_inaccurate(row) ? "inaccurate" : to_string(row.verdict);
+}
 
 double shown_median(const std::optional<HierarchicalEstimate>& processes, const BootstrapResult& samples) {
   return processes ? processes->median : samples.estimate;
@@ -224,6 +250,8 @@ Comparison compare_loaded(const LoadedRecord& base, const LoadedRecord& candidat
     if (!candidate_clocks.empty()) {
       row.throttled += std::string(row.throttled.empty() ? "" : "; ") + "candidate: " + candidate_clocks;
     }
+    if (b->accuracy_failed) row.base_accuracy_failure = b->failure;
+    if (c->accuracy_failed) row.candidate_accuracy_failure = c->failure;
     rows.push_back(std::move(row));
   }
   std::vector<double> p_values;

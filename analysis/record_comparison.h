@@ -43,8 +43,26 @@ struct ComparisonRow {
   // The clock flags (throttled_thermal, throttled_power, clock_changed) either side carries, as
   // "base: ...; candidate: ..."; empty when neither does. A verdict on throttled timings says so.
   std::string throttled;
+  // Non-empty: that side failed its accuracy check against the reference (the record's words).
+  std::string base_accuracy_failure;
+  std::string candidate_accuracy_failure;
   std::string sentence;
 };
+
+// The candidate failed its accuracy check where the base passed: a regression whatever its speed. The
+// gate fails it (exit 1), and the row reads "inaccurate".
+inline bool candidate_inaccurate(const ComparisonRow& row) {
+  return !row.candidate_accuracy_failure.empty() && row.base_accuracy_failure.empty();
+}
+
+// What a row's verdict column says: "inaccurate", or the verdict of its times.
+std::string verdict_text(const ComparisonRow& row);
+
+// A row's sentence: its label, then the timing's words, with each side's failed accuracy check (the
+// record's words; empty: passed or not checked). Only the candidate failing makes it "inaccurate: ...".
+// gbx ab's rows (cli/ab_paired.h) say it the same way.
+std::string with_accuracy(const std::string& label, const std::string& timing, const std::string& base_failure,
+                          const std::string& candidate_failure);
 
 struct Comparison {
   std::vector<Difference> differences;  // run-level facts, then each common benchmark's own
@@ -62,9 +80,6 @@ struct Comparison {
 // then marked incompatible): what `gbx compare` prints and `gbx report` shows.
 Comparison compare_loaded(const LoadedRecord& base, const LoadedRecord& candidate, double noise_band = 0.02,
                           double fdr = 0.05);
-
-// The run-level facts (GPU, driver, toolkit, build, protocol) on which two records differ.
-std::vector<Difference> gate_differences(const nlohmann::json& base, const nlohmann::json& candidate);
 
 // The run-level facts (GPU, driver, toolkit, build, protocol) on which two records differ.
 std::vector<Difference> gate_differences(const nlohmann::json& base, const nlohmann::json& candidate);

@@ -505,6 +505,14 @@ int run_interleaved(const AbOptions& given, std::ostream& out, std::ostream& err
     comparison.rows.push_back(result_from(row.label, row.sequential));
     comparison.rows.back().failure = row.failure;
   }
+  // Each side's accuracy checks, read back from its record as written: a faster candidate that computes
+  // wrongly fails.
+  try {
+    add_accuracy(comparison.rows, load_record(paths[0]), load_record(paths[1]));
+  } catch (const std::exception& error) {
+    err << "gbx ab: the records' accuracy checks could not be read back: " << error.what() << "\n";
+    return 3;
+  }
   return print_paired(out, options.format, comparison, sides[0].path, sides[1].path);
 }
 

@@ -36,7 +36,8 @@ namespace {
 nlohmann::json row_json(const PairedResult& r, double band, double equivalence) {
   nlohmann::json j;
   j["name"] = r.name;
-  j["verdict"] = r.failure.empty() ? to_string(r.verdict) : "failed";
+  j["verdict"] = verdict_text(r);
+  j["timing_verdict"] = to_string(r.verdict);  // what the times alone decided, before the accuracy checks
   j["unit"] = "worker pair";
   j["pairs"] = r.pair_log_ratios.size();
   j["block_pairs"] = r.block_pairs;
@@ -60,11 +61,12 @@ nlohmann::json row_json(const PairedResult& r, double band, double equivalence) 
   j["winsorised_block_pairs"] = r.winsorised_block_pairs;
   j["mde"] = r.mde ? nlohmann::json(*r.mde) : nlohmann::json();
   j["failure"] = r.failure.empty() ? nlohmann::json() : nlohmann::json(r.failure);
+  const auto failed_check = [](const std::string& why) { return why.empty() ? nlohmann::json() : nlohmann::json(why); };
+  j["accuracy_failure"] = {{"base", failed_check(r.base_accuracy_failure)},
+                           {"candidate", failed_check(r.candidate_accuracy_failure)}};
   j["sentence"] = paired_sentence(r, band, equivalence);
   return j;
 }
-
-std::string verdict_text(const PairedResult& r) { return r.failure.empty() ? to_string(r.verdict) : "failed"; }
 
 }  // namespace
 
@@ -83,12 +85,16 @@ int print_paired(std::ostream& out, const std::string& format, const PairedCompa
     j["only_in_candidate"] = c.only_in_candidate;
     j["rows"] = nlohmann::json::array();
     for (const auto& r : c.rows) j["rows"].push_back(row_json(r, c.noise_band, c.equivalence));
-    std::size_t counts[4] = {0, 0, 0, 0};
+    std::size_t counts[5] = {0, 0, 0, 0, 0};
     for (const auto& r : c.rows) {
       const std::string v = verdict_text(r);
-      ++counts[v == "slower" ? 0 : v == "faster" ? 1 : v == "same" ? 2 : 3];
+      ++counts[v == "slower" ? 0 : v == "faster" ? 1 : v == "same" ? 2 : v == "inaccurate" ? 4 : 3];
     }
-    j["summary"] = {{"slower", counts[0]}, {"faster", counts[1]}, {"same", counts[2]}, {"inconclusive", counts[3]}};
+    j["summary"] = {{"slower", counts[0]},
+                    {"faster", counts[1]},
+                    {"same", counts[2]},
+                    {"inconclusive", counts[3]},
+                    {"inaccurate", counts[4]}};
     j["summary"]["geometric_mean_ratio"] =
         suite ? nlohmann::json{{"estimate", suite->ratio}, {"lower", suite->lower}, {"upper", suite->upper}}
               : nlohmann::json();
@@ -134,6 +140,25 @@ int print_paired(std::ostream& out, const std::string& format, const PairedCompa
   }
   out << (markdown ? "\n**" : "") << summary_line(c.rows) << (markdown ? "**" : "") << "\n";
   return paired_exit_code(c.rows);
+}
+
+void add_accuracy(std::vector<PairedResult>& rows, const LoadedRecord& base, const LoadedRecord& candidate) {
+  for (PairedResult& row : rows) {
+    for (const LoadedRecord* side : {&base, &candidate}) {
+      // The row's benchmark on this side: its own name, which differs from the row's with two variants.
+      std::string benchmark = row.name;
+      for (const auto& listed : side->json["gbx"]["ab"].value("rows", nlohmann::json::array())) {
+        if (listed.value("name", std::string()) == row.name && listed.contains("benchmark") &&
+            listed["benchmark"].is_string()) {
+          benchmark = listed["benchmark"].get<std::string>();
+        }
+      }
+      for (const auto& b : side->benchmarks) {
+        if (b.name != benchmark || !b.accuracy_failed) continue;
+        (side == &base ? row.base_accuracy_failure : row.candidate_accuracy_failure) = b.failure;
+      }
+    }
+  }
 }
 
 bool paired_records(const LoadedRecord& base, const LoadedRecord& candidate) {
@@ -188,6 +213,7 @@ PairedComparison paired_from_records(const LoadedRecord& base, const LoadedRecor
   c.design["pair_estimate"] = winsorise ? kPairEstimateWinsorised : kPairEstimatePlain;
   c.rows = replay_looks(names, failures, blocks, looks, c.noise_band, c.equivalence, ab.value("fdr", 0.05), *test,
                         winsorise);
+  add_accuracy(c.rows, base, candidate);
   return c;
 }
 

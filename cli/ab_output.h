@@ -36,6 +36,9 @@ std::optional<int> write_side_records(const std::function<nlohmann::json(int)>& 
 int print_paired(std::ostream& out, const std::string& format, const PairedComparison& comparison,
                  const std::string& base_path, const std::string& candidate_path);
 
+// Each row's accuracy failures, from the two records' benchmarks (each side's worst over its workers).
+void add_accuracy(std::vector<PairedResult>& rows, const LoadedRecord& base, const LoadedRecord& candidate);
+
 // Whether both records hold interleaved blocks of one `gbx ab` run (partners of each other).
 bool paired_records(const LoadedRecord& base, const LoadedRecord& candidate);
 

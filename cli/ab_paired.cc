@@ -5,6 +5,7 @@
 #include <map>
 #include <utility>
 
+#include "analysis/record_comparison.h"
 #include "stats/statistics.h"
 #include "text/format.h"
 
@@ -142,11 +143,17 @@ std::string interval_text(double lower, double upper) {
 
 bool interval_bounded(double lower, double upper) { return !lower_unbounded(lower) && !upper_unbounded(upper); }
 
-std::string paired_sentence(const PairedResult& r, double noise_band, double equivalence) {
-  std::string s = r.name + ": ";
-  if (!r.failure.empty()) return s + "failed: " + r.failure;
+std::string verdict_text(const PairedResult& r) {
+  if (!r.failure.empty()) return "failed";
+  return candidate_inaccurate(r) ? "inaccurate" : to_string(r.verdict);
+}
+
+namespace {
+
+// The timing part of a row's sentence, after its name.
+std::string timing_sentence(const PairedResult& r, double noise_band, double equivalence) {
   const std::size_t k = r.pair_log_ratios.size();
-  if (k == 0) return s + "insufficient: no complete block pair";
+  if (k == 0) return "insufficient: no complete block pair";
   const std::string interval = "ratio " + format_fixed(r.ratio, 3) + " " + interval_text(r.lower, r.upper) + ", " +
                                std::to_string(k) + " worker pairs, " + std::to_string(r.block_pairs) +
                                " interleaved block pairs";
@@ -155,16 +162,24 @@ std::string paired_sentence(const PairedResult& r, double noise_band, double equ
   switch (r.verdict) {
     case Verdict::slower:
     case Verdict::faster:
-      return s + direction + " (beyond the +/-" + format_percent(noise_band) + " noise band), " + interval;
+      return direction + " (beyond the +/-" + format_percent(noise_band) + " noise band), " + interval;
     case Verdict::same:
-      return s + "the same within +/-" + format_percent(equivalence) + " (TOST interval " +
+      return "the same within +/-" + format_percent(equivalence) + " (TOST interval " +
              interval_text(r.equivalence_lower, r.equivalence_upper) + "), " + interval;
     case Verdict::inconclusive:
-      return s + inconclusive_sentence(r.mde) + "; " + interval;
+      return inconclusive_sentence(r.mde) + "; " + interval;
     default:
-      return s + to_string(r.verdict) + ": " + std::to_string(k) +
+      return std::string(to_string(r.verdict)) + ": " + std::to_string(k) +
              " worker pair(s), too few to tell machine noise from a change; " + interval;
   }
+}
+
+}  // namespace
+
+std::string paired_sentence(const PairedResult& r, double noise_band, double equivalence) {
+  if (!r.failure.empty()) return r.name + ": failed: " + r.failure;
+  return with_accuracy(r.name, timing_sentence(r, noise_band, equivalence), r.base_accuracy_failure,
+                       r.candidate_accuracy_failure);
 }
 
 std::optional<RatioInterval> suite_ratio(const std::vector<PairedResult>& rows) {
@@ -176,10 +191,12 @@ std::optional<RatioInterval> suite_ratio(const std::vector<PairedResult>& rows) 
 }
 
 std::string summary_line(const std::vector<PairedResult>& rows) {
-  std::size_t slower = 0, faster = 0, same = 0, undecided = 0, failed = 0;
+  std::size_t slower = 0, faster = 0, same = 0, undecided = 0, failed = 0, inaccurate = 0;
   for (const auto& r : rows) {
     if (!r.failure.empty()) {
       ++failed;
+    } else if (candidate_inaccurate(r)) {
+      ++inaccurate;
     } else if (r.verdict == Verdict::slower) {
       ++slower;
     } else if (r.verdict == Verdict::faster) {
@@ -192,6 +209,7 @@ std::string summary_line(const std::vector<PairedResult>& rows) {
   }
   std::string line = "summary: " + std::to_string(slower) + " slower, " + std::to_string(faster) + " faster, " +
                      std::to_string(same) + " same, " + std::to_string(undecided) + " inconclusive";
+  if (inaccurate > 0) line += ", " + std::to_string(inaccurate) + " inaccurate";
   if (failed > 0) line += ", " + std::to_string(failed) + " failed";
   if (const auto suite = suite_ratio(rows)) {
     line += "; geometric-mean ratio " + format_fixed(suite->ratio, 3) + " " +
@@ -203,7 +221,7 @@ std::string summary_line(const std::vector<PairedResult>& rows) {
 int paired_exit_code(const std::vector<PairedResult>& rows) {
   bool undecided = false;
   for (const auto& r : rows) {
-    if (r.failure.empty() && r.verdict == Verdict::slower) return 1;
+    if (r.failure.empty() && (r.verdict == Verdict::slower || candidate_inaccurate(r))) return 1;
     undecided = undecided || !r.failure.empty() || (r.verdict != Verdict::faster && r.verdict != Verdict::same);
   }
   return undecided ? 3 : 0;

@@ -58,7 +58,20 @@ struct PairedResult {
   std::size_t winsorised_block_pairs = 0;
   Verdict verdict = Verdict::insufficient;
   std::string failure;  // non-empty: a worker failed this benchmark
+  // Non-empty: that side failed its accuracy check against the reference in some worker (every worker
+  // checks each row once), in words (record_reader.h's LoadedBenchmark::failure).
+  std::string base_accuracy_failure;
+  std::string candidate_accuracy_failure;
 };
+
+// The candidate failed its accuracy check where the base passed: a regression whatever its speed. The
+// gate fails it (exit 1), and the row reads "inaccurate".
+inline bool candidate_inaccurate(const PairedResult& r) {
+  return r.failure.empty() && !r.candidate_accuracy_failure.empty() && r.base_accuracy_failure.empty();
+}
+
+// What the row's verdict column says: "failed" (a worker failed it), "inaccurate", or the verdict.
+std::string verdict_text(const PairedResult& r);
 
 PairedResult result_from(const std::string& name, const SequentialRow& row);
 

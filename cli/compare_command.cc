@@ -44,11 +44,11 @@ void print_console(std::ostream& out, const std::vector<ComparisonRow>& rows, bo
     const double lower = row.ratio ? row.ratio->lower : NAN;
     const double upper = row.ratio ? row.ratio->upper : NAN;
     // Red slower, green faster, yellow what cannot be decided yet; "same" plain.
-    const char* sgr = row.verdict == Verdict::slower   ? "31"
-                      : row.verdict == Verdict::faster ? "32"
-                      : row.verdict == Verdict::same   ? nullptr
-                                                       : "33";
-    const std::string verdict = coloured(to_string(row.verdict), sgr, colour && sgr != nullptr);
+    const char* sgr = row.verdict == Verdict::slower || candidate_inaccurate(row) ? "31"
+                      : row.verdict == Verdict::faster                            ? "32"
+                      : row.verdict == Verdict::same                              ? nullptr
+                                                                                  : "33";
+    const std::string verdict = coloured(verdict_text(row), sgr, colour && sgr != nullptr);
     std::snprintf(buffer, sizeof buffer, "%9s %9s   %.3f [%.3f, %.3f]   %-8s  %s%s",
                   format_duration(shown_median(row.base_processes, row.base_median)).c_str(),
                   format_duration(shown_median(row.candidate_processes, row.candidate_median)).c_str(),
@@ -126,9 +126,10 @@ int report_comparison(const CompareOptions& options, const LoadedRecord& base, c
       return 2;
     }
   }
+  // A candidate that failed its accuracy check where the base passed fails the gate as a slower one does.
   std::vector<Verdict> verdicts;
   verdicts.reserve(rows.size());
-  for (const auto& row : rows) verdicts.push_back(row.verdict);
+  for (const auto& row : rows) verdicts.push_back(candidate_inaccurate(row) ? Verdict::slower : row.verdict);
 
   if (options.format == "json") {
     nlohmann::json j;
@@ -161,7 +162,12 @@ int report_comparison(const CompareOptions& options, const LoadedRecord& base, c
           {"p_adjusted", row.adjusted_p},
           {"hodges_lehmann_shift_seconds", row.shift},
           {"cliffs_delta", row.delta},
-          {"verdict", to_string(row.verdict)},
+          {"verdict", verdict_text(row)},
+          {"timing_verdict", to_string(row.verdict)},
+          {"accuracy_failure",
+           {{"base", row.base_accuracy_failure.empty() ? nlohmann::json() : nlohmann::json(row.base_accuracy_failure)},
+            {"candidate", row.candidate_accuracy_failure.empty() ? nlohmann::json()
+                                                                 : nlohmann::json(row.candidate_accuracy_failure)}}},
           {"incompatible", row.incompatible},
           {"throttled", row.throttled.empty() ? nlohmann::json() : nlohmann::json(row.throttled)},
           {"sentence", row.sentence}};

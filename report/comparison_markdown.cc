@@ -20,7 +20,7 @@ std::string comparison_row_markdown(const ComparisonRow& row) {
     line += "-";
   }
   line += std::string(" | ") + (row.adjusted_p < 0.001 ? "<0.001" : format_fixed(row.adjusted_p, 3)) + " | **" +
-          to_string(row.verdict) + "**" + (row.incompatible ? " (incompatible)" : "") + " |\n";
+          verdict_text(row) + "**" + (row.incompatible ? " (incompatible)" : "") + " |\n";
   return line;
 }
 

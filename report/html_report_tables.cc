@@ -234,7 +234,7 @@ void write_comparison(Page& page, const ReportModel& model, const Chart& chart) 
          << cell(interval, sort_key(row.ratio ? std::optional<double>(row.ratio->lower) : std::nullopt))
          << cell(row.adjusted_p < 0.001 ? "<0.001" : format_three_digits_compact(row.adjusted_p),
                  sort_key(row.adjusted_p))
-         << "<td class=\"gbx-verdict-" << to_string(row.verdict) << "\">" << to_string(row.verdict)
+         << "<td class=\"gbx-verdict-" << to_string(row.verdict) << "\">" << verdict_text(row)
          << (row.incompatible ? " (incompatible)" : "") << "</td>" << cell(row.sentence) << "</tr>\n";
   }
   page << "</tbody></table>\n";

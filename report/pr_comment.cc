@@ -32,14 +32,25 @@ int listing_order(Verdict verdict) {
 
 std::string count_text(std::size_t n, const char* what) { return std::to_string(n) + " " + what; }
 
+// An inaccurate candidate is listed before everything else: the gate fails it whatever its speed.
+int row_order(const ComparisonRow& row) { return candidate_inaccurate(row) ? -1 : listing_order(row.verdict); }
+
 std::string verdict_lines(const Comparison& comparison, const std::string& base, const std::string& candidate) {
   std::size_t counts[6] = {0, 0, 0, 0, 0, 0};
-  for (const auto& row : comparison.rows) ++counts[listing_order(row.verdict)];
+  std::size_t inaccurate = 0;
+  for (const auto& row : comparison.rows) {
+    if (candidate_inaccurate(row)) {
+      ++inaccurate;
+    } else {
+      ++counts[listing_order(row.verdict)];
+    }
+  }
   std::string line = "**" + markdown_text(candidate) + " against " + markdown_text(base) + ": " +
                      count_text(counts[0], "slower") + ", " + count_text(counts[1], "faster") + ", " +
                      count_text(counts[5], "same") + ", " + count_text(counts[2], "inconclusive");
   if (counts[3] > 0) line += ", " + count_text(counts[3], "unreplicated");
   if (counts[4] > 0) line += ", " + count_text(counts[4], "insufficient");
+  if (inaccurate > 0) line += ", " + count_text(inaccurate, "inaccurate (failed the accuracy check)");
   line += "** of " + std::to_string(comparison.rows.size()) + " benchmarks in both.";
   if (!comparison.compatible()) line += " **The records are not compatible**: see the comparison.";
   line += "\n";
@@ -76,10 +87,11 @@ ComparisonComment comparison_comment(const Comparison& comparison, const std::st
   comment.verdict = verdict_lines(comparison, base_label, candidate_label);
   std::vector<const ComparisonRow*> listed;
   std::vector<const ComparisonRow*> same;
-  for (const auto& row : comparison.rows) (row.verdict == Verdict::same ? same : listed).push_back(&row);
-  std::stable_sort(listed.begin(), listed.end(), [](const ComparisonRow* a, const ComparisonRow* b) {
-    return listing_order(a->verdict) < listing_order(b->verdict);
-  });
+  for (const auto& row : comparison.rows) {
+    (row.verdict == Verdict::same && !candidate_inaccurate(row) ? same : listed).push_back(&row);
+  }
+  std::stable_sort(listed.begin(), listed.end(),
+                   [](const ComparisonRow* a, const ComparisonRow* b) { return row_order(*a) < row_order(*b); });
 
   std::string& body = comment.body;
   Budget room{body, budget > kClosing ? budget - kClosing : 0};
