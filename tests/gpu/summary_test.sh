@@ -2,7 +2,8 @@
 # scripts/gpu-summary on hand-made records: the row of a benchmark that ran (median, interval,
 # accuracy, fraction of peak at its clock), and its verdicts: exit 0 when every benchmark ran and
 # passed, 1 when one did not run or failed its check (a skip passes with --no-device), 2 when the
-# record cannot be read.
+# record cannot be read. The energy step's rows: resolved within the power limit, above it, not
+# resolved.
 source "$(dirname "$0")/../support/output_match.sh"
 summary=$1
 
@@ -29,6 +30,23 @@ not_run = dict(env, not_run=[{"name": "reduce/cub/n:4096/iterations:1/manual_tim
                               "reason_code": "no_cuda_device"}])
 json.dump({"benchmarks": [ran], "gbx": not_run}, open(f"{d}/not_run.json", "w"))
 open(f"{d}/nan.json", "w").write('{"benchmarks": [], "x": NaN}')
+# The energy step's record: --gbx_min_time=0.5, an H200's 700 W limit.
+def spanned(name, gpu):
+    return {"name": f"{name}/iterations:1/manual_time", "run_type": "iteration",
+            "gbx": {"samples": [1e-3] * 480, "measurement": {"sampling_seconds": 0.5012, "batch": 2},
+                    "energy": {"gpu": gpu, "cpu": None}}}
+resolved = {"source": "NVML", "joules_per_run": 0.125, "lower": 0.1, "upper": 0.15, "average_watts": 412.4,
+            "duty": 0.97, "joules": 120.0}
+hot = dict(resolved, average_watts=702.3)
+unresolved = {"source": "NVML", "joules_per_run": None, "lower": None, "upper": None, "average_watts": None,
+              "unavailable": "not resolved: the span, 0.1 s, held 1 step(s) of the counter"}
+energy_env = dict(env, protocol={"min_time_seconds": 0.5})
+energy_env["environment"] = dict(env["environment"], gpus=[dict(env["environment"]["gpus"][0],
+                                                                 nvml_at_start={"power_limit_mw": 700000})])
+for name, rows in (("energy_good", [spanned("gemm/cublas_sgemm/m:4096/n:4096/k:4096", resolved)]),
+                   ("energy_hot", [spanned("gemm/cuda_tiled/m:4096/n:4096/k:4096", hot)]),
+                   ("energy_short", [spanned("reduce/cub/n:16777216", resolved), spanned("reduce/cub/n:4096", unresolved)])):
+    json.dump({"benchmarks": rows, "gbx": energy_env}, open(f"{d}/{name}.json", "w"))
 figure = {"name": "CUDA event resolution", "value": 0.032, "unit": "us", "expectation": "<= 0.5 us", "plausible": True}
 sweep = [{"working_set_bytes": 2**25, "of_l2": 0.5, "hot_passes": 64, "hot_bytes_per_second": 9e12,
           "cold_bytes_per_second": 3e12, "cold_launch_seconds": 1.4e-5, "cold_over_hot": 3.0}]
@@ -77,4 +95,21 @@ expect_output "the failed figure in the verdict" "$dir/bad.md" 'Device probe: 2 
 python3 "$summary" "$dir/good.json" "$dir/none.md" --probe "$dir/absent.json" >/dev/null && fail "a missing probe passed"
 python3 "$summary" "$dir/good.json" "$dir/none.md" --probe "$dir/absent.json" --no-device >/dev/null ||
   fail "a missing probe failed --no-device"
+# The energy step: a resolved row within the power limit passes; above the limit, or not resolved
+# (outside a rehearsal), fails.
+python3 "$summary" "$dir/good.json" "$dir/energy.md" --energy "$dir/energy_good.json" >/dev/null ||
+  fail "a resolved energy row within the power limit did not pass"
+expect_output "the energy row" "$dir/energy.md" \
+  '^\| `gemm/cublas_sgemm/m:4096/n:4096/k:4096` \| 501\.2 ms \| 480 x 2 \| 0\.125 J \| \[0\.1, 0\.15\] J \| 412 W \| 0\.97 \| ok \|$'
+expect_output "the least span and the limit" "$dir/energy.md" '^`--gbx_min_time=0\.5`; the device.s power limit: 700 W\.$'
+expect_output "the energy verdict" "$dir/energy.md" '^- Energy: 1 benchmarks sampled for at least 0\.5 s, 1 resolved\.$'
+python3 "$summary" "$dir/good.json" "$dir/energy_hot.md" --energy "$dir/energy_hot.json" >/dev/null &&
+  fail "an average power above the limit passed"
+expect_output "above the limit marked" "$dir/energy_hot.md" '\| 702 W \| 0\.97 \| \*\*above the 700 W limit\*\* \|$'
+python3 "$summary" "$dir/good.json" "$dir/energy_short.md" --energy "$dir/energy_short.json" >/dev/null &&
+  fail "an unresolved energy row passed on a device"
+expect_output "the unresolved row, with why" "$dir/energy_short.md" '^\| `reduce/cub/n:4096` \| .* \| \*\*not resolved\*\*: not resolved: the span, 0\.1 s'
+expect_output "the failure in the verdict" "$dir/energy_short.md" '2 benchmarks sampled for at least 0\.5 s, 1 resolved, 1 \*\*failed\*\*: reduce/cub/n:4096: not resolved'
+python3 "$summary" "$dir/good.json" "$dir/energy_rehearsal.md" --energy "$dir/energy_short.json" --no-device >/dev/null ||
+  fail "an unresolved energy row failed a rehearsal"
 echo PASS

@@ -148,9 +148,12 @@ if grep -q 'Building CXX object' "$out/gpu-check.log"; then
 else
   log "nothing was recompiled (GBX_REHEARSAL_DIR reused): the stand-in warning was not exercised this time"
 fi
-for file in gpu-check.log ctest-junit.xml gpu-suite.json gpu-suite-cold.json gpu-report.html gpu-summary.md gpu-ab.tar.gz; do
+for file in gpu-check.log ctest-junit.xml gpu-suite.json gpu-suite-cold.json gpu-report.html gpu-summary.md gpu-records.tar.gz; do
   [[ -s $out/$file ]] || fail "gpu-check left no $file in \$OUT"
 done
+archived=$(tar -tzf "$out/gpu-records.tar.gz") || fail "gpu-records.tar.gz cannot be listed"
+grep -qx './gpu-energy.json' <<<"$archived" || fail "gpu-records.tar.gz does not hold the energy step's record"
+grep -q '^- Energy: ' "$out/gpu-summary.md" || fail "gpu-summary.md has no energy verdict"
 count=$(find "$out" -type f | wc -l)
 ((count <= 8)) || fail "gpu-check left $count files in \$OUT: at most 8 come back"
 big=$(find "$out" -type f -size +16M)
