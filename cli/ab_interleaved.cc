@@ -106,7 +106,8 @@ int run_interleaved(const AbOptions& given, std::ostream& out, std::ostream& err
   }
   const std::optional<PairTest> test_given = parse_pair_test(options.pair_test);
   if (!test_given) {
-    err << "gbx ab: invalid value '" << options.pair_test << "' for --pair-test: expected signed-rank or t\n";
+    err << "gbx ab: invalid value '" << options.pair_test
+        << "' for --pair-test: expected signed-rank, t or weighted-sign-flip\n";
     return 2;
   }
   const PairTest test = *test_given;

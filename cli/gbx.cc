@@ -114,8 +114,9 @@ int run_command(int argc, char** argv) {
       ->check(kFinite & CLI::Range(0.0, 1.0));
   compare
       ->add_option("--pair-test", compare_options.pair_test,
-                   "two gbx ab records: redo the test across worker pairs with signed-rank or t (default: as recorded)")
-      ->check(CLI::IsMember({"signed-rank", "t"}));
+                   "two gbx ab records: redo the test across worker pairs with signed-rank, t or weighted-sign-flip "
+                   "(default: as recorded)")
+      ->check(CLI::IsMember({"signed-rank", "t", "weighted-sign-flip"}));
   compare->add_option("--fdr", compare_options.fdr, "Benjamini-Hochberg false-discovery rate q (default 0.05)")
       ->check(kFinite & CLI::Range(0.0, 1.0));
 
@@ -136,8 +137,9 @@ int run_command(int argc, char** argv) {
   ab->add_option("--equivalence", ab_options.equivalence, "margin of 'same' (default 0.02: +/-2%)")
       ->check(kFinite & CLI::Range(0.001, 0.5));
   ab->add_option("--pair-test", ab_options.pair_test,
-                 "the test across worker pairs: signed-rank (default: robust to a slow process) or t")
-      ->check(CLI::IsMember({"signed-rank", "t"}));
+                 "the test across worker pairs: signed-rank (default: robust to a slow process), t, or "
+                 "weighted-sign-flip (each pair weighted by its precision; docs/compare-paired.md)")
+      ->check(CLI::IsMember({"signed-rank", "t", "weighted-sign-flip"}));
   CLI::Option* ab_blocks =
       ab->add_option("--blocks", ab_options.blocks_per_pair,
                      "interleaved block pairs per worker pair, fixed (default: 2 at first, then planned at each look "

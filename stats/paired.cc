@@ -290,10 +290,16 @@ std::optional<PairedAnalysis> analyze_pairs(const std::vector<WorkerPairBlocks>&
   ratios.reserve(pairs.size());
   for (const WorkerPairBlocks& pair : pairs) ratios.push_back(block_ratios(pair));
   if (options.winsorise) analysis.block_ratio_bounds = pooled_bounds_of(ratios, options.noise_band);
-  std::size_t only_pair = 0;  // the last pair with an estimate
+  std::size_t only_pair = 0;                   // the last pair with an estimate
+  std::vector<PairBlockLogRatios> winsorised;  // of the pairs with an estimate, for the weighted test
   for (std::size_t k = 0; k < pairs.size(); ++k) {
     std::optional<PairEstimate> estimate = estimate_from(pairs[k], ratios[k], analysis.block_ratio_bounds);
     if (!estimate) continue;
+    PairBlockLogRatios kept{ratios[k].log_ratios, ratios[k].candidate_first};
+    if (const auto& bounds = analysis.block_ratio_bounds) {
+      for (double& d : kept.log_ratios) d = std::clamp(d, bounds->lower, bounds->upper);
+    }
+    winsorised.push_back(std::move(kept));
     x.push_back(estimate->log_ratio);
     analysis.base_samples += estimate->base_samples;
     analysis.candidate_samples += estimate->candidate_samples;
@@ -342,6 +348,7 @@ std::optional<PairedAnalysis> analyze_pairs(const std::vector<WorkerPairBlocks>&
         analysis.se_log_ratio = se;
       }
     }
+    if (options.test == PairTest::weighted) analyze_weighted(analysis, winsorised, options);
     analysis.mde = minimum_detectable_change(*analysis.se_log_ratio * std::sqrt(static_cast<double>(x.size())),
                                              analysis.pairs, options.noise_band, options.alpha, options.power);
   } else {

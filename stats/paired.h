@@ -6,6 +6,7 @@
 #include <vector>
 
 #include "stats/comparison.h"
+#include "stats/weighted_pairs.h"
 
 // The paired analysis of an interleaved comparison (issue 21, docs/compare-paired.md). A worker pair is
 // a fresh base process and a fresh candidate process, alive side by side, that take turns running
@@ -50,8 +51,10 @@ enum class PairedSide { base, candidate };
 // to the few processes that run far slower for all their blocks; beyond kSignedRankMaxPairs pairs it
 // falls back to t. t: Student's t on the mean of the x_k and the exact sign-flip p-value, as before;
 // records without a recorded test were decided with it. docs/compare-ab.md compares the two.
-enum class PairTest { signed_rank, t };
-const char* to_string(PairTest test);  // "signed-rank", "t"
+// weighted: each pair weighted by its precision (stats/weighted_pairs.h, guarded), the exact weighted
+// sign-flip interval and p-value up to kWeightedSignFlipMaxPairs pairs, the HKSJ t interval beyond.
+enum class PairTest { signed_rank, t, weighted };
+const char* to_string(PairTest test);  // "signed-rank", "t", "weighted-sign-flip"
 std::optional<PairTest> parse_pair_test(const std::string& text);
 
 // One block as the worker record keeps it: the side, its samples in order (after the block's own
@@ -162,7 +165,9 @@ struct PairedAnalysis {
   // rank, the half-width of its exact interval at about 95% over the normal quantile of the level it
   // reaches (robust, and about 1.02 sd / sqrt(K) on normal x_k).
   std::optional<double> se_log_ratio;
-  bool signed_rank = false;  // the signed-rank test decided (else t)
+  bool signed_rank = false;  // the signed-rank test decided (else t or weighted)
+  // The weighted test decided: the guarded x_k and their weights (stats/weighted_pairs.h).
+  std::optional<WeightedPairs> weighted;
   // K >= 2: Student t on the x_k, levels 1 - alpha (difference) and 1 - 2 equivalence_alpha (TOST),
   // method "paired-t-log-ratios", or the signed-rank intervals, "signed-rank-hodges-lehmann". K = 1: t on that pair's
   // block log ratios (within one pair: what the verdict then calls unreplicated), method "within-pair-t-block-ratios";

@@ -48,6 +48,23 @@ std::optional<BlockRatioBounds> pooled_bounds_of(const std::vector<BlockRatios>&
 std::optional<PairEstimate> estimate_from(const WorkerPairBlocks& pair, const BlockRatios& ratios,
                                           const std::optional<BlockRatioBounds>& bounds);
 
+// The weighted test's intervals (stats/weighted_pairs.h) at two one-sided levels: the exact weighted
+// sign-flip up to kWeightedSignFlipMaxPairs pairs, HKSJ beyond; method "<prefix>weighted-sign-flip" or
+// "<prefix>weighted-hksj". Absent where either interval is.
+struct RatioIntervals {
+  RatioInterval difference;
+  RatioInterval equivalence;
+};
+std::optional<RatioIntervals> weighted_ratio_intervals(const WeightedPairs& pairs, double difference_one_sided,
+                                                       double equivalence_one_sided, const PairedOptions& options,
+                                                       const std::string& method_prefix);
+
+// The weighted test's part of analyze_pairs, over the pairs with an estimate (their winsorised block
+// log ratios and orders): sets weighted, ratio, the intervals, p_value, test and se_log_ratio, and
+// returns true; false (the analysis left as t had it) where the weights cannot be had.
+bool analyze_weighted(PairedAnalysis& analysis, const std::vector<PairBlockLogRatios>& pairs,
+                      const PairedOptions& options);
+
 // The variance components of PairedVariance from the pairs' estimates and their x_k.
 PairedVariance paired_variance(const std::vector<PairEstimate>& estimates, const std::vector<double>& x);
 

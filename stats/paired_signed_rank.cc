@@ -12,11 +12,22 @@ namespace gbx {
 
 using namespace paired_detail;
 
-const char* to_string(PairTest test) { return test == PairTest::t ? "t" : "signed-rank"; }
+const char* to_string(PairTest test) {
+  switch (test) {
+    case PairTest::t:
+      return "t";
+    case PairTest::weighted:
+      return "weighted-sign-flip";
+    case PairTest::signed_rank:
+      break;
+  }
+  return "signed-rank";
+}
 
 std::optional<PairTest> parse_pair_test(const std::string& text) {
   if (text == "signed-rank") return PairTest::signed_rank;
   if (text == "t") return PairTest::t;
+  if (text == "weighted-sign-flip") return PairTest::weighted;
   return std::nullopt;
 }
 

@@ -138,6 +138,17 @@ std::optional<RepeatedIntervals> repeated_signed_rank(const PairedAnalysis& anal
   return RepeatedIntervals{*difference, *equivalence, difference_z, equivalence_z};
 }
 
+// The weighted test's intervals at the boundaries' one-sided levels (exact sign-flip: a side stays
+// unbounded while 2^-K is above the level; HKSJ beyond kWeightedSignFlipMaxPairs at the same tail).
+std::optional<RepeatedIntervals> repeated_weighted(const PairedAnalysis& analysis, double difference_z,
+                                                   double equivalence_z, const PairedOptions& options) {
+  const auto intervals =
+      paired_detail::weighted_ratio_intervals(*analysis.weighted, std::max(normal_upper(difference_z), 1e-300),
+                                              std::max(normal_upper(equivalence_z), 1e-300), options, "repeated-");
+  if (!intervals) return std::nullopt;
+  return RepeatedIntervals{intervals->difference, intervals->equivalence, difference_z, equivalence_z};
+}
+
 }  // namespace
 
 const char* to_string(SpendingFunction spending) {
@@ -277,6 +288,8 @@ void sequential_look(const std::vector<std::vector<WorkerPairBlocks>>& pairs_by_
       std::optional<RepeatedIntervals> repeated;
       if (analysis->signed_rank)
         repeated = repeated_signed_rank(*analysis, difference_z->back(), equivalence_z->back(), options);
+      if (analysis->weighted)
+        repeated = repeated_weighted(*analysis, difference_z->back(), equivalence_z->back(), options);
       if (!repeated)
         repeated = repeated_t(*analysis, t_difference, t_critical_for(equivalence_z->back(), analysis->pairs), options);
       row.difference = repeated->difference;

@@ -126,7 +126,7 @@ std::optional<WeightedPairs> guarded_weights(const std::vector<double>& x, const
   const double centre = median_or_zero(x);
   const double half = std::max(kWinsorSpreads * mad_sigma(x, centre), log_noise_band);
   for (double value : x) out.log_ratios.push_back(std::clamp(value, centre - half, centre + half));
-  const double typical = median_or_zero(v);
+  const double typical = std::max(median_or_zero(v), kMinPairVariance);
   std::vector<double> floored;
   floored.reserve(v.size());
   for (double value : v) floored.push_back(std::max(value, typical));

@@ -38,10 +38,12 @@ std::vector<double> pair_variances(const std::vector<PairBlockLogRatios>& pairs)
 std::optional<double> paule_mandel_tau2(const std::vector<double>& x, const std::vector<double>& v);
 
 // The guarded weights: each x_k winsorised to med(x) -/+ max(kWinsorSpreads 1.4826 MAD(x), noise band
-// on the log scale), and each v_k floored at the median v, so that one pair never outweighs a typical
-// one (a pair whose d_j were all pulled to one bound has a spread of 0) and one slow process keeps
-// only its rank's worth of pull; then tau^2 (Paule-Mandel) over the guarded values, w_k = 1 / (v_k +
-// tau^2), and the centre sum w x / sum w.
+// on the log scale), and each v_k floored at the median v (and at kMinPairVariance), so that one pair
+// never outweighs a typical one (a pair whose d_j were all pulled to one bound, or tie on a coarse
+// clock, has a spread of 0) and one slow process keeps only its rank's worth of pull; then tau^2
+// (Paule-Mandel) over the guarded values, w_k = 1 / (v_k + tau^2), and the centre sum w x / sum w.
+// kMinPairVariance: an sd of 1e-6 on the log scale, far below any timer's step.
+inline constexpr double kMinPairVariance = 1e-12;
 struct WeightedPairs {
   std::vector<double> log_ratios;  // guarded
   std::vector<double> weights;
