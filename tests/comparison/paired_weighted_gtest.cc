@@ -68,6 +68,20 @@ TEST(AnalyzePairsWeighted, ANoisyShortPairWeighsLessAndTheIntervalIsTheWeightedS
   EXPECT_GT(*a->se_log_ratio, 0.0);
 }
 
+TEST(AnalyzePairsWeighted, BeyondTwentyPairsTheIntervalIsHksj) {
+  std::vector<WorkerPairBlocks> pairs;
+  for (int k = 0; k < 24; ++k) pairs.push_back(pair_of(0.010 + 0.0005 * (k % 5), 0.002, 5));
+  const auto a = analyze_pairs(pairs, weighted_test());
+  ASSERT_TRUE(a && a->weighted);
+  EXPECT_EQ(a->test, "weighted-hksj-t");
+  ASSERT_TRUE(a->difference_interval);
+  EXPECT_EQ(a->difference_interval->method, "weighted-hksj");
+  const auto again = hksj_interval(*a->weighted, 0.025);
+  ASSERT_TRUE(again);
+  EXPECT_NEAR(std::log(a->difference_interval->lower), again->lower, 1e-12);
+  EXPECT_LT(a->p_value, 1e-6);  // 24 pairs all near +1%
+}
+
 TEST(AnalyzePairsWeighted, OnePairHasNoWeightsAndStaysWithinPair) {
   const auto a = analyze_pairs({pair_of(0.01, 0.002, 5)}, weighted_test());
   ASSERT_TRUE(a);
