@@ -152,7 +152,7 @@ BootstrapResult widened_median(const LoadedBenchmark& b) {
 
 std::string with_accuracy(const std::string& label, const std::string& timing, const std::string& base_failure,
                           const std::string& candidate_failure) {
-  if (!candidate_failure.empty() && base_failure.empty()) {
+  if (candidate_failed_alone(base_failure, candidate_failure)) {
     return label + ": inaccurate: the candidate failed its accuracy check (" + candidate_failure +
            ") where the base passed; its timing: " + timing;
   }

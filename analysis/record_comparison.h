@@ -49,10 +49,14 @@ struct ComparisonRow {
   std::string sentence;
 };
 
-// The candidate failed its accuracy check where the base passed: a regression whatever its speed. The
-// gate fails it (exit 1), and the row reads "inaccurate".
+// The candidate failed its accuracy check where the base passed (each side's failure in words, empty
+// where it passed or was not checked): a regression whatever its speed. The gate fails it (exit 1), and
+// the row reads "inaccurate". gbx ab's rows (cli/ab_paired.h) judge it the same way.
+inline bool candidate_failed_alone(const std::string& base_failure, const std::string& candidate_failure) {
+  return !candidate_failure.empty() && base_failure.empty();
+}
 inline bool candidate_inaccurate(const ComparisonRow& row) {
-  return !row.candidate_accuracy_failure.empty() && row.base_accuracy_failure.empty();
+  return candidate_failed_alone(row.base_accuracy_failure, row.candidate_accuracy_failure);
 }
 
 // What a row's verdict column says: "inaccurate", or the verdict of its times.

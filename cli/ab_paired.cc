@@ -143,6 +143,10 @@ std::string interval_text(double lower, double upper) {
 
 bool interval_bounded(double lower, double upper) { return !lower_unbounded(lower) && !upper_unbounded(upper); }
 
+bool candidate_inaccurate(const PairedResult& r) {
+  return r.failure.empty() && candidate_failed_alone(r.base_accuracy_failure, r.candidate_accuracy_failure);
+}
+
 std::string verdict_text(const PairedResult& r) {
   if (!r.failure.empty()) return "failed";
   return candidate_inaccurate(r) ? "inaccurate" : to_string(r.verdict);

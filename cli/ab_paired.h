@@ -66,9 +66,7 @@ struct PairedResult {
 
 // The candidate failed its accuracy check where the base passed: a regression whatever its speed. The
 // gate fails it (exit 1), and the row reads "inaccurate".
-inline bool candidate_inaccurate(const PairedResult& r) {
-  return r.failure.empty() && !r.candidate_accuracy_failure.empty() && r.base_accuracy_failure.empty();
-}
+bool candidate_inaccurate(const PairedResult& r);
 
 // What the row's verdict column says: "failed" (a worker failed it), "inaccurate", or the verdict.
 std::string verdict_text(const PairedResult& r);

@@ -4,8 +4,6 @@
 #include <cmath>
 #include <cstdint>
 
-#include <boost/math/constants/constants.hpp>
-
 #include "stats/paired_detail.h"
 #include "stats/signed_rank.h"
 #include "stats/statistics.h"
@@ -16,28 +14,9 @@ using namespace paired_detail;
 
 namespace {
 
-constexpr double kMadToSigma = 1.4826;  // 1 / Phi^-1(3/4): the MAD of a normal law is 0.6745 sigma
-// A median has about pi/2 times the variance of a mean of the same normal samples.
-constexpr double kMedianEfficiency = boost::math::constants::half_pi<double>();
-
 bool usable(const std::vector<double>& block) {
   if (block.empty()) return false;
   return std::all_of(block.begin(), block.end(), [](double x) { return std::isfinite(x) && x > 0.0; });
-}
-
-double median_of_copy(std::vector<double> values) {
-  std::sort(values.begin(), values.end());
-  return median_of_sorted(values);
-}
-
-// 1.4826 times the median absolute deviation about the median; 0 below 2 values.
-double robust_spread(const std::vector<double>& values) {
-  if (values.size() < 2) return 0.0;
-  const double center = median_of_copy(values);
-  std::vector<double> deviations;
-  deviations.reserve(values.size());
-  for (double v : values) deviations.push_back(std::fabs(v - center));
-  return kMadToSigma * median_of_copy(deviations);
 }
 
 RatioInterval ratio_interval(double estimate, const LogInterval& bounds, double level, const char* method) {
@@ -60,6 +39,27 @@ bool options_valid(const PairedOptions& options) {
 }  // namespace
 
 namespace paired_detail {
+
+double median_of_copy(std::vector<double> values) {
+  std::sort(values.begin(), values.end());
+  return median_of_sorted(values);
+}
+
+double robust_spread(const std::vector<double>& values) {
+  if (values.size() < 2) return 0.0;
+  const double center = median_of_copy(values);
+  std::vector<double> deviations;
+  deviations.reserve(values.size());
+  for (double v : values) deviations.push_back(std::fabs(v - center));
+  return kMadToSigma * median_of_copy(deviations);
+}
+
+std::vector<double> winsorised(std::vector<double> log_ratios, const std::optional<BlockRatioBounds>& bounds) {
+  if (bounds) {
+    for (double& d : log_ratios) d = std::clamp(d, bounds->lower, bounds->upper);
+  }
+  return log_ratios;
+}
 
 double clamp_log(double value) { return std::clamp(value, -kMaxAbsLogRatio, kMaxAbsLogRatio); }
 
@@ -111,17 +111,13 @@ std::optional<BlockRatioBounds> pooled_bounds_of(const std::vector<BlockRatios>&
 
 std::optional<PairEstimate> estimate_from(const WorkerPairBlocks& pair, const BlockRatios& ratios,
                                           const std::optional<BlockRatioBounds>& bounds) {
-  std::vector<double> d = ratios.log_ratios;
-  if (d.empty()) return std::nullopt;
+  if (ratios.log_ratios.empty()) return std::nullopt;
+  const std::vector<double> d = winsorised(ratios.log_ratios, bounds);
 
   PairEstimate estimate;
   estimate.block_pairs = d.size();
-  if (bounds) {
-    for (double& ratio : d) {
-      const double pulled = std::clamp(ratio, bounds->lower, bounds->upper);
-      if (pulled != ratio) ++estimate.winsorised;
-      ratio = pulled;
-    }
+  for (std::size_t j = 0; j < d.size(); ++j) {
+    if (d[j] != ratios.log_ratios[j]) ++estimate.winsorised;
   }
   std::vector<double> cand_first_ratios;
   std::vector<double> base_first_ratios;
@@ -290,16 +286,15 @@ std::optional<PairedAnalysis> analyze_pairs(const std::vector<WorkerPairBlocks>&
   ratios.reserve(pairs.size());
   for (const WorkerPairBlocks& pair : pairs) ratios.push_back(block_ratios(pair));
   if (options.winsorise) analysis.block_ratio_bounds = pooled_bounds_of(ratios, options.noise_band);
-  std::size_t only_pair = 0;                   // the last pair with an estimate
-  std::vector<PairBlockLogRatios> winsorised;  // of the pairs with an estimate, for the weighted test
+  std::size_t only_pair = 0;                       // the last pair with an estimate
+  std::vector<PairBlockLogRatios> weighted_input;  // of the pairs with an estimate, for the weighted test
   for (std::size_t k = 0; k < pairs.size(); ++k) {
     std::optional<PairEstimate> estimate = estimate_from(pairs[k], ratios[k], analysis.block_ratio_bounds);
     if (!estimate) continue;
-    PairBlockLogRatios kept{ratios[k].log_ratios, ratios[k].candidate_first};
-    if (const auto& bounds = analysis.block_ratio_bounds) {
-      for (double& d : kept.log_ratios) d = std::clamp(d, bounds->lower, bounds->upper);
+    if (options.test == PairTest::weighted) {
+      weighted_input.push_back(
+          {winsorised(ratios[k].log_ratios, analysis.block_ratio_bounds), ratios[k].candidate_first});
     }
-    winsorised.push_back(std::move(kept));
     x.push_back(estimate->log_ratio);
     analysis.base_samples += estimate->base_samples;
     analysis.candidate_samples += estimate->candidate_samples;
@@ -348,7 +343,7 @@ std::optional<PairedAnalysis> analyze_pairs(const std::vector<WorkerPairBlocks>&
         analysis.se_log_ratio = se;
       }
     }
-    if (options.test == PairTest::weighted) analyze_weighted(analysis, winsorised, options);
+    if (options.test == PairTest::weighted) analyze_weighted(analysis, weighted_input, options);
     analysis.mde = minimum_detectable_change(*analysis.se_log_ratio * std::sqrt(static_cast<double>(x.size())),
                                              analysis.pairs, options.noise_band, options.alpha, options.power);
   } else {

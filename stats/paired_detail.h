@@ -4,6 +4,7 @@
 #include <optional>
 #include <vector>
 
+#include <boost/math/constants/constants.hpp>
 #include <boost/math/distributions/students_t.hpp>
 
 #include "stats/paired.h"
@@ -28,6 +29,13 @@ using StudentT =
     boost::math::students_t_distribution<double,
                                          boost::math::policies::policy<boost::math::policies::promote_double<false>>>;
 double t_quantile(double degrees_of_freedom, double p);
+
+inline constexpr double kMadToSigma = 1.4826;  // 1 / Phi^-1(3/4): the MAD of a normal law is 0.6745 sigma
+// A median has about pi/2 times the variance of a mean of the same normal samples.
+inline constexpr double kMedianEfficiency = boost::math::constants::half_pi<double>();
+double median_of_copy(std::vector<double> values);  // values not empty
+// 1.4826 times the median absolute deviation about the median; 0 below 2 values.
+double robust_spread(const std::vector<double>& values);
 double mean_of(const std::vector<double>& values);
 double sample_sd(const std::vector<double>& values);  // n - 1; values.size() >= 2
 
@@ -42,6 +50,9 @@ struct BlockRatios {
   std::vector<double> candidate_log_medians;
 };
 BlockRatios block_ratios(const WorkerPairBlocks& pair);
+
+// The block log ratios pulled in to the bounds (unchanged without bounds).
+std::vector<double> winsorised(std::vector<double> log_ratios, const std::optional<BlockRatioBounds>& bounds);
 
 // pooled_block_ratio_bounds and estimate_pair on ratios computed already.
 std::optional<BlockRatioBounds> pooled_bounds_of(const std::vector<BlockRatios>& pairs, double noise_band);

@@ -4,8 +4,6 @@
 #include <optional>
 #include <vector>
 
-#include <boost/math/constants/constants.hpp>
-
 #include "stats/hierarchical.h"
 #include "stats/paired_detail.h"
 #include "stats/sequential.h"
@@ -13,7 +11,7 @@
 namespace gbx {
 namespace {
 
-constexpr double kMedianEfficiency = boost::math::constants::half_pi<double>();
+using paired_detail::kMedianEfficiency;
 
 double log_variance_of_cv(double cv) { return std::log1p(cv * cv); }
 

@@ -22,18 +22,6 @@ RatioInterval ratio_of(double centre, const WeightedInterval& interval, double l
   return made;
 }
 
-// sqrt(sum w (x - centre)^2 / ((K - 1) sum w)): HKSJ's standard error of the weighted centre.
-double weighted_standard_error(const WeightedPairs& pairs) {
-  double sum_w = 0.0;
-  double q = 0.0;
-  for (std::size_t k = 0; k < pairs.log_ratios.size(); ++k) {
-    const double d = pairs.log_ratios[k] - pairs.centre;
-    sum_w += pairs.weights[k];
-    q += pairs.weights[k] * d * d;
-  }
-  return std::sqrt(q / (static_cast<double>(pairs.log_ratios.size() - 1) * sum_w));
-}
-
 }  // namespace
 
 namespace paired_detail {
@@ -65,7 +53,7 @@ bool analyze_weighted(PairedAnalysis& analysis, const std::vector<PairBlockLogRa
   const auto intervals =
       weighted_ratio_intervals(*weighted, options.alpha / 2.0, options.equivalence_alpha, options, "");
   if (!intervals) return false;
-  const double se = weighted_standard_error(*weighted);
+  const double se = *hksj_standard_error(*weighted);  // K >= 2 here
   const std::size_t k = x.size();
   // The p-value of the same test: the weighted sums' sign flips, exact (2^K sums); t beyond.
   std::optional<double> p;

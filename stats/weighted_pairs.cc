@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdint>
+#include <utility>
 
 #include "stats/paired.h"
 #include "stats/paired_detail.h"
@@ -12,21 +13,13 @@ namespace gbx {
 
 namespace {
 
-constexpr double kMadToSigma = 1.4826;
-constexpr double kPi = 3.14159265358979323846;
+using paired_detail::kMadToSigma;
+using paired_detail::kMedianEfficiency;
 
 // The variance of a median of n values relative to a mean's: pi / 2 from 3 on, 1 for one or two (a mean).
-double median_efficiency(std::size_t n) { return n <= 2 ? 1.0 : kPi / 2.0; }
+double median_efficiency(std::size_t n) { return n <= 2 ? 1.0 : kMedianEfficiency; }
 
 double median_or_zero(std::vector<double> values) { return median(std::move(values)).value_or(0.0); }
-
-// 1.4826 x the median absolute deviation about `centre`.
-double mad_sigma(const std::vector<double>& values, double centre) {
-  std::vector<double> deviations;
-  deviations.reserve(values.size());
-  for (double v : values) deviations.push_back(std::fabs(v - centre));
-  return kMadToSigma * median_or_zero(std::move(deviations));
-}
 
 struct Weighted {
   double mean = 0.0;
@@ -66,12 +59,12 @@ std::vector<double> pair_variances(const std::vector<PairBlockLogRatios>& pairs)
     s.base_first = first[0].size();
     s.candidate_first = first[1].size();
     if (b >= 3) {
-      std::vector<double> residuals;
+      std::vector<double> deviations;  // |d_j - its order's median|
       for (const auto& order : first) {
         const double centre = median_or_zero(order);
-        for (double d : order) residuals.push_back(d - centre);
+        for (double d : order) deviations.push_back(std::fabs(d - centre));
       }
-      const double sigma = mad_sigma(residuals, 0.0);
+      const double sigma = kMadToSigma * median_or_zero(std::move(deviations));
       s.sigma2 = sigma * sigma;
       s.own = true;
       own.push_back(s.sigma2);
@@ -124,7 +117,7 @@ std::optional<WeightedPairs> guarded_weights(const std::vector<double>& x, const
   if (!(log_noise_band >= 0.0) || x.size() < 2 || v.size() != x.size()) return std::nullopt;
   WeightedPairs out;
   const double centre = median_or_zero(x);
-  const double half = std::max(kWinsorSpreads * mad_sigma(x, centre), log_noise_band);
+  const double half = std::max(kWinsorSpreads * paired_detail::robust_spread(x), log_noise_band);
   for (double value : x) out.log_ratios.push_back(std::clamp(value, centre - half, centre + half));
   const double typical = std::max(median_or_zero(v), kMinPairVariance);
   std::vector<double> floored;
@@ -177,16 +170,23 @@ std::optional<WeightedInterval> weighted_sign_flip_interval(const WeightedPairs&
   return out;
 }
 
-std::optional<WeightedInterval> hksj_interval(const WeightedPairs& pairs, double one_sided_alpha) {
+std::optional<double> hksj_standard_error(const WeightedPairs& pairs) {
   const std::size_t k = pairs.log_ratios.size();
-  if (k < 2 || pairs.weights.size() != k || !(one_sided_alpha > 0.0) || !(one_sided_alpha < 0.5)) return std::nullopt;
+  if (k < 2 || pairs.weights.size() != k) return std::nullopt;
   double sum_w = 0.0;
   double q = 0.0;
   for (std::size_t i = 0; i < k; ++i) {
     sum_w += pairs.weights[i];
     q += pairs.weights[i] * (pairs.log_ratios[i] - pairs.centre) * (pairs.log_ratios[i] - pairs.centre);
   }
-  const double se = std::sqrt(q / (static_cast<double>(k - 1) * sum_w));
+  return std::sqrt(q / (static_cast<double>(k - 1) * sum_w));
+}
+
+std::optional<WeightedInterval> hksj_interval(const WeightedPairs& pairs, double one_sided_alpha) {
+  const std::size_t k = pairs.log_ratios.size();
+  const auto standard_error = hksj_standard_error(pairs);
+  if (!standard_error || !(one_sided_alpha > 0.0) || !(one_sided_alpha < 0.5)) return std::nullopt;
+  const double se = *standard_error;
   const double t = paired_detail::t_quantile(static_cast<double>(k - 1), 1.0 - one_sided_alpha);
   WeightedInterval out;
   out.lower = pairs.centre - t * se;

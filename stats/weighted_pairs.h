@@ -68,8 +68,9 @@ struct WeightedInterval {
 inline constexpr std::size_t kWeightedSignFlipMaxPairs = 20;
 std::optional<WeightedInterval> weighted_sign_flip_interval(const WeightedPairs& pairs, double one_sided_alpha);
 
-// The Hartung-Knapp-Sidik-Jonkman interval: centre -/+ t_{K-1, 1 - one_sided_alpha} se, se^2 =
-// sum w (x - centre)^2 / ((K - 1) sum w). For any K >= 2.
+// The Hartung-Knapp-Sidik-Jonkman standard error of the centre: se^2 = sum w (x - centre)^2 / ((K - 1)
+// sum w); absent below 2 pairs. Its interval: centre -/+ t_{K-1, 1 - one_sided_alpha} se, for any K >= 2.
+std::optional<double> hksj_standard_error(const WeightedPairs& pairs);
 std::optional<WeightedInterval> hksj_interval(const WeightedPairs& pairs, double one_sided_alpha);
 
 }  // namespace gbx
