@@ -85,11 +85,10 @@ void scenario(const char* name, std::size_t runs, double budget, const std::vect
     const char* label;
     Tally changed, unchanged;
   };
-  std::vector<Design> designs = {{"paired, signed rank", {}, {}},
-                                 {"paired, t", {}, {}},
-                                 {"paired, signed rank, split fixed at the start", {}, {}},
-                                 {"today (band 2%)", {}, {}},
-                                 {"today (band 0.5%)", {}, {}}};
+  std::vector<Design> designs = {
+      {"paired, signed rank", {}, {}}, {"paired, weighted sign flip", {}, {}},
+      {"paired, t", {}, {}},           {"paired, signed rank, split fixed at the start", {}, {}},
+      {"today (band 2%)", {}, {}},     {"today (band 0.5%)", {}, {}}};
   std::vector<bool> changed(changes.size()), unchanged(changes.size());
   for (std::size_t i = 0; i < changes.size(); ++i) {
     changed[i] = changes[i] != 0.0;
@@ -100,8 +99,8 @@ void scenario(const char* name, std::size_t runs, double budget, const std::vect
     for (std::size_t i = 0; i < suite.size(); ++i) suite[i].change = changes[i];
     Machine machine(noise, 1000 + run);
     std::vector<DesignOutcome> outcomes;
-    for (const auto& [test, replan] : {std::pair{PairTest::signed_rank, true}, std::pair{PairTest::t, true},
-                                       std::pair{PairTest::signed_rank, false}}) {
+    for (const auto& [test, replan] : {std::pair{PairTest::signed_rank, true}, std::pair{PairTest::weighted, true},
+                                       std::pair{PairTest::t, true}, std::pair{PairTest::signed_rank, false}}) {
       std::mt19937_64 engine(7 * run + 1);
       PairedDesign paired;
       paired.budget_seconds = budget;

@@ -27,17 +27,17 @@ struct AbOptions {
   // The interleaved design (cli/ab_interleaved.h, docs/compare-ab.md), the default; false: the
   // whole-process design (--whole-processes), K processes per side run one after the other.
   bool interleaved = true;
-  std::string budget = "120s";                // --budget: the interleaved run's time budget
-  double equivalence = 0.02;                  // --equivalence: the margin of "same"
-  std::string pair_test = "signed-rank";      // --pair-test: across worker pairs, signed-rank or t
-  std::int64_t blocks_per_pair = 2;           // --blocks: block pairs per worker pair, one of each order
-  bool blocks_given = false;                  // --blocks given: fixed; else planned again at each look
-  std::string affinity = "auto";              // --affinity: the one CPU of every worker (processes/cpu_affinity.h)
-  std::string pair_memory = "shared";         // --pair-memory: shared or private (processes/pair_memory_directory.h)
-  std::string pair_memory_root = "/dev/shm";  // --pair-memory-dir: the tmpfs that holds them
-  std::string base_filter, candidate_filter;  // two variants of one binary (then base == candidate)
-  bool processes_given = false;               // --processes given: the most worker pairs
-  bool noise_band_given = false;              // else the interleaved design's own band (0.5%)
+  std::string budget = "120s";                   // --budget: the interleaved run's time budget
+  double equivalence = 0.02;                     // --equivalence: the margin of "same"
+  std::string pair_test = "weighted-sign-flip";  // --pair-test: across worker pairs (docs/compare-paired.md)
+  std::int64_t blocks_per_pair = 2;              // --blocks: block pairs per worker pair, one of each order
+  bool blocks_given = false;                     // --blocks given: fixed; else planned again at each look
+  std::string affinity = "auto";                 // --affinity: the one CPU of every worker (processes/cpu_affinity.h)
+  std::string pair_memory = "shared";            // --pair-memory: shared or private (processes/pair_memory_directory.h)
+  std::string pair_memory_root = "/dev/shm";     // --pair-memory-dir: the tmpfs that holds them
+  std::string base_filter, candidate_filter;     // two variants of one binary (then base == candidate)
+  bool processes_given = false;                  // --processes given: the most worker pairs
+  bool noise_band_given = false;                 // else the interleaved design's own band (0.5%)
 };
 
 // `gbx ab`: runs K processes of each binary alternately, in randomized pairs (base first or candidate

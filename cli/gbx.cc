@@ -137,8 +137,8 @@ int run_command(int argc, char** argv) {
   ab->add_option("--equivalence", ab_options.equivalence, "margin of 'same' (default 0.02: +/-2%)")
       ->check(kFinite & CLI::Range(0.001, 0.5));
   ab->add_option("--pair-test", ab_options.pair_test,
-                 "the test across worker pairs: signed-rank (default: robust to a slow process), t, or "
-                 "weighted-sign-flip (each pair weighted by its precision; docs/compare-paired.md)")
+                 "the test across worker pairs: weighted-sign-flip (default: each pair weighted by its precision, "
+                 "robust to a slow process), signed-rank or t (docs/compare-paired.md)")
       ->check(CLI::IsMember({"signed-rank", "t", "weighted-sign-flip"}));
   CLI::Option* ab_blocks =
       ab->add_option("--blocks", ab_options.blocks_per_pair,

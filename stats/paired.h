@@ -46,13 +46,15 @@ inline constexpr std::size_t kSignFlipMaxPairs = 12;
 
 enum class PairedSide { base, candidate };
 
-// The test across worker pairs. signed_rank (the default): the Hodges-Lehmann centre of the x_k, the
-// exact Wilcoxon signed-rank p-value and its distribution-free interval (stats/signed_rank.h), robust
-// to the few processes that run far slower for all their blocks; beyond kSignedRankMaxPairs pairs it
-// falls back to t. t: Student's t on the mean of the x_k and the exact sign-flip p-value, as before;
-// records without a recorded test were decided with it. docs/compare-ab.md compares the two.
-// weighted: each pair weighted by its precision (stats/weighted_pairs.h, guarded), the exact weighted
-// sign-flip interval and p-value up to kWeightedSignFlipMaxPairs pairs, the HKSJ t interval beyond.
+// The test across worker pairs. PairedOptions' default is signed_rank, which the tests here assume;
+// gbx ab's is weighted since the sixteenth session's aa-check (docs/compare-paired.md).
+// - signed_rank: the Hodges-Lehmann centre of the x_k, the exact Wilcoxon signed-rank p-value and its
+//   distribution-free interval (stats/signed_rank.h), robust to the few processes that run far slower
+//   for all their blocks; beyond kSignedRankMaxPairs pairs it falls back to t.
+// - t: Student's t on the mean of the x_k and the exact sign-flip p-value, as before; records without a
+//   recorded test were decided with it. docs/compare-ab.md compares the two.
+// - weighted: each pair weighted by its precision (stats/weighted_pairs.h, guarded), the exact weighted
+//   sign-flip interval and p-value up to kWeightedSignFlipMaxPairs pairs, the HKSJ t interval beyond.
 enum class PairTest { signed_rank, t, weighted };
 const char* to_string(PairTest test);  // "signed-rank", "t", "weighted-sign-flip"
 std::optional<PairTest> parse_pair_test(const std::string& text);

@@ -127,8 +127,9 @@ inline constexpr std::size_t kMaxBlockPairsPerPair = 64;
 // The planner takes the fewest block pairs whose MDE is within this share of the least.
 inline constexpr double kPlanMdeTolerance = 0.02;
 // Where the budget affords this many pairs at B = 2, the planner keeps to splits that leave as many: the
-// signed rank, the default test across pairs, cannot call anything at 5% with fewer (its least
-// two-sided p is 2^(1-K): 1/16 at 5 pairs, 1/32 at 6), whatever the MDE of Student's t says.
+// exact tests across pairs (the weighted sign flip, gbx ab's default, and the signed rank) cannot call
+// anything at 5% with fewer (their least two-sided p is 2^(1-K): 1/16 at 5 pairs, 1/32 at 6), whatever
+// the MDE of Student's t says.
 inline constexpr std::size_t kPlanLeastPairs = 6;
 // The variance components assumed before any measurement (log scale): issue 21's figures on the
 // development machine (0.2% within a block, 0.3% between adjacent block pairs, 1% per process, so

@@ -89,14 +89,17 @@ assert a["summary"] == c["summary"]
 PY
 expect_exit "$rc" "gbx compare on the two records: the same exit" "$gbx" compare "$base" "$candidate"
 expect_output "the console summary" "$dir/out" '^summary: [0-9]+ slower, [0-9]+ faster, [0-9]+ same, [0-9]+ inconclusive'
-# The test across pairs is recorded, and compare can redo the run with the other one.
+# The test across pairs is recorded (the weighted sign flip by default), and compare can redo the run
+# with another one.
 "$gbx" compare --format json --pair-test=t "$base" "$candidate" >"$dir/compare-t.json" || true
-/usr/bin/python3 - "$base" "$dir/compare.json" "$dir/compare-t.json" <<'PY' || fail "the pair test is not recorded or not redone"
+"$gbx" compare --format json --pair-test=signed-rank "$base" "$candidate" >"$dir/compare-signed.json" || true
+/usr/bin/python3 - "$base" "$dir/compare.json" "$dir/compare-t.json" "$dir/compare-signed.json" <<'PY' || fail "the pair test is not recorded or not redone"
 import json, sys
-record, signed, t = (json.load(open(p)) for p in sys.argv[1:4])
-assert record["gbx"]["ab"]["pair_test"] == "signed-rank", record["gbx"]["ab"].get("pair_test")
-assert all(r["test"] == "signed-rank-exact" for r in signed["rows"]), [r["test"] for r in signed["rows"]]
+record, weighted, t, signed = (json.load(open(p)) for p in sys.argv[1:5])
+assert record["gbx"]["ab"]["pair_test"] == "weighted-sign-flip", record["gbx"]["ab"].get("pair_test")
+assert all(r["test"] == "weighted-sign-flip-exact" for r in weighted["rows"]), [r["test"] for r in weighted["rows"]]
 assert all(r["test"] in ("sign-flip-exact", "paired-t") for r in t["rows"]), [r["test"] for r in t["rows"]]
+assert all(r["test"] == "signed-rank-exact" for r in signed["rows"]), [r["test"] for r in signed["rows"]]
 PY
 expect_exit 2 "an unknown pair test" "$gbx" compare --pair-test=median "$base" "$candidate"
 echo "A/A: two sealed records of interleaved blocks; gbx compare redoes the paired analysis from them (exit $rc)"
