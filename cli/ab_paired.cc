@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cmath>
 #include <map>
+#include <optional>
 #include <utility>
 
 #include "analysis/record_comparison.h"
@@ -170,8 +171,15 @@ std::string timing_sentence(const PairedResult& r, double noise_band, double equ
     case Verdict::same:
       return "the same within +/-" + format_percent(equivalence) + " (TOST interval " +
              interval_text(r.equivalence_lower, r.equivalence_upper) + "), " + interval;
-    case Verdict::inconclusive:
+    case Verdict::inconclusive: {
+      // Beyond the band yet undecided: the adjusted p held it back, which the MDE cannot say.
+      if (r.lower > 1.0 + noise_band || r.upper < 1.0 - noise_band) {
+        const bool exact = r.test.size() > 6 && r.test.compare(r.test.size() - 6, 6, "-exact") == 0;
+        return held_back_sentence(r.p_value, exact ? std::optional<double>(exact_least_p(k)) : std::nullopt, k) + "; " +
+               interval;
+      }
       return inconclusive_sentence(r.mde) + "; " + interval;
+    }
     default:
       return std::string(to_string(r.verdict)) + ": " + std::to_string(k) +
              " worker pair(s), too few to tell machine noise from a change; " + interval;

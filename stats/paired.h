@@ -261,6 +261,18 @@ PairedDecision decide_paired(const RatioInterval& difference, const RatioInterva
 // 10); without an MDE "inconclusive: the run has no replicated estimate of its noise".
 std::string inconclusive_sentence(std::optional<double> mde);
 
+// The least two-sided p-value of an exact test across K pairs (the signed rank, the sign flips), all
+// pairs on one side: 2^(1-K). Below K = log2(2 m / q) pairs no single changed row among m can pass
+// Benjamini-Hochberg at q (6 pairs: 1/32, above 0.05 / 4).
+double exact_least_p(std::size_t pairs);
+
+// An inconclusive row whose 95% interval lies beyond the noise band: the test across pairs, adjusted
+// by Benjamini-Hochberg, held it back, and the interval's MDE would promise what the test cannot give.
+// "inconclusive: beyond the noise band, but not significant across the benchmarks (adjusted p 0.125;
+// with 6 worker pairs an exact test's p is at least 0.031): more worker pairs, from a larger --budget,
+// would decide it". least_p: exact_least_p for an exact test, absent for t and HKSJ.
+std::string held_back_sentence(double adjusted_p, std::optional<double> least_p, std::size_t pairs);
+
 // The suite's geometric-mean ratio over benchmarks with its t interval on the per-benchmark mean log
 // ratios (each benchmark one value), at `level`. Absent for fewer than 2 benchmarks.
 std::optional<RatioInterval> geometric_mean_ratio(const std::vector<double>& log_ratios, double level = 0.95);

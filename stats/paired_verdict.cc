@@ -1,4 +1,5 @@
 // The paired verdict and its sentences (stats/paired.h).
+#include <algorithm>
 #include <cmath>
 #include <cstdio>
 
@@ -52,6 +53,23 @@ std::string inconclusive_sentence(std::optional<double> mde) {
   } else {
     std::snprintf(text, sizeof text, "inconclusive: a change of %.1f%% or more would have been seen", 100.0 * *mde);
   }
+  return text;
+}
+
+double exact_least_p(std::size_t pairs) {
+  return std::ldexp(1.0, 1 - static_cast<int>(std::min<std::size_t>(pairs, 1000)));
+}
+
+std::string held_back_sentence(double adjusted_p, std::optional<double> least_p, std::size_t pairs) {
+  char text[224];
+  char floor[96] = "";
+  if (least_p) {
+    std::snprintf(floor, sizeof floor, "; with %zu worker pairs an exact test's p is at least %.2g", pairs, *least_p);
+  }
+  std::snprintf(text, sizeof text,
+                "inconclusive: beyond the noise band, but not significant across the benchmarks (adjusted p %.3g%s): "
+                "more worker pairs, from a larger --budget, would decide it",
+                adjusted_p, floor);
   return text;
 }
 

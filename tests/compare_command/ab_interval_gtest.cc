@@ -50,6 +50,42 @@ gbx::tools::PairedComparison same_row_with_unbounded_difference() {
   return c;
 }
 
+// Seen on 5 December 2026 (aa-check, a bandwidth run of 6 pairs): "inconclusive: a change of 1.9% or
+// more would have been seen; ratio 1.040 [1.029, 1.054]", a 4% change beside an MDE of 1.9%, held back by
+// the exact test's least p (1/32) after Benjamini-Hochberg over 4 rows (0.125).
+gbx::tools::PairedResult held_back_row(const std::string& test) {
+  gbx::tools::PairedResult r;
+  r.name = "bandwidth/memcpy/n:65536";
+  r.pair_log_ratios = {0.04, 0.035, 0.045, 0.04, 0.03, 0.05};
+  r.block_pairs = 93;
+  r.ratio = 1.040;
+  r.lower = 1.0294;
+  r.upper = 1.0539;
+  r.equivalence_lower = 1.031;
+  r.equivalence_upper = 1.050;
+  r.p_value = 0.125;
+  r.test = test;
+  r.mde = 0.0189;
+  r.verdict = gbx::Verdict::inconclusive;
+  return r;
+}
+
+TEST(AbInterval, AnUndecidedRowBeyondTheBandSaysWhatHeldItBack) {
+  const std::string exact = gbx::tools::paired_sentence(held_back_row("weighted-sign-flip-exact"), 0.005, 0.02);
+  EXPECT_EQ(exact,
+            "bandwidth/memcpy/n:65536: inconclusive: beyond the noise band, but not significant across the benchmarks "
+            "(adjusted p 0.125; with 6 worker pairs an exact test's p is at least 0.031): more worker pairs, from a "
+            "larger --budget, would decide it; ratio 1.040 [1.029, 1.054], 6 worker pairs, 93 interleaved block pairs");
+  const std::string hksj = gbx::tools::paired_sentence(held_back_row("weighted-hksj-t"), 0.005, 0.02);
+  EXPECT_NE(hksj.find("(adjusted p 0.125): more worker pairs"), std::string::npos) << hksj;
+  // Within the band an undecided row keeps its MDE.
+  gbx::tools::PairedResult within = held_back_row("weighted-sign-flip-exact");
+  within.lower = 0.991;
+  within.upper = 1.054;
+  EXPECT_NE(gbx::tools::paired_sentence(within, 0.005, 0.02).find("inconclusive: a change of 1.9% or more would"),
+            std::string::npos);
+}
+
 TEST(AbInterval, TheConsoleAndMarkdownNeverPrintTheClamp) {
   for (const char* format : {"console", "markdown"}) {
     std::ostringstream out;
