@@ -3,7 +3,6 @@
 #include <algorithm>
 #include <cmath>
 #include <map>
-#include <optional>
 #include <utility>
 
 #include "analysis/record_comparison.h"
@@ -173,11 +172,8 @@ std::string timing_sentence(const PairedResult& r, double noise_band, double equ
              interval_text(r.equivalence_lower, r.equivalence_upper) + "), " + interval;
     case Verdict::inconclusive: {
       // Beyond the band yet undecided: the adjusted p held it back, which the MDE cannot say.
-      if (r.lower > 1.0 + noise_band || r.upper < 1.0 - noise_band) {
-        const bool exact = r.test.size() > 6 && r.test.compare(r.test.size() - 6, 6, "-exact") == 0;
-        return held_back_sentence(r.p_value, exact ? std::optional<double>(exact_least_p(k)) : std::nullopt, k) + "; " +
-               interval;
-      }
+      if (beyond_noise_band(r.lower, r.upper, noise_band))
+        return held_back_sentence(r.p_value, r.test, k) + "; " + interval;
       return inconclusive_sentence(r.mde) + "; " + interval;
     }
     default:

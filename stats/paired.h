@@ -182,7 +182,9 @@ struct PairedAnalysis {
   double p_value = 1.0;
   double p_t = 1.0;
   std::optional<double> p_sign_flip;
-  std::string test;  // "signed-rank-exact", "sign-flip-exact", "paired-t" or "within-pair-t"
+  // "signed-rank-exact", "sign-flip-exact", "weighted-sign-flip-exact" (exact_test is true for these),
+  // "paired-t", "weighted-hksj-t" or "within-pair-t"
+  std::string test;
   // The smallest relative change (as a fraction, 0.031 for 3.1%) that this design detects with
   // probability `power` at `alpha` (see minimum_detectable_change), from the sd of the x_k. Absent for
   // K = 1: one pair has no replicated estimate of the noise.
@@ -261,6 +263,13 @@ PairedDecision decide_paired(const RatioInterval& difference, const RatioInterva
 // 10); without an MDE "inconclusive: the run has no replicated estimate of its noise".
 std::string inconclusive_sentence(std::optional<double> mde);
 
+// Whether the 95% interval [lower, upper] lies beyond 1 +/- noise_band on either side: the interval's
+// half of a `faster` or `slower` verdict (decide_paired), the p-value being the other.
+bool beyond_noise_band(double lower, double upper, double noise_band);
+
+// Whether PairedAnalysis::test names an exact permutation test (its name ends in "-exact").
+bool exact_test(const std::string& test);
+
 // The least two-sided p-value of an exact test across K pairs (the signed rank, the sign flips), all
 // pairs on one side: 2^(1-K). Below K = log2(2 m / q) pairs no single changed row among m can pass
 // Benjamini-Hochberg at q (6 pairs: 1/32, above 0.05 / 4).
@@ -270,8 +279,8 @@ double exact_least_p(std::size_t pairs);
 // by Benjamini-Hochberg, held it back, and the interval's MDE would promise what the test cannot give.
 // "inconclusive: beyond the noise band, but not significant across the benchmarks (adjusted p 0.125;
 // with 6 worker pairs an exact test's p is at least 0.031): more worker pairs, from a larger --budget,
-// would decide it". least_p: exact_least_p for an exact test, absent for t and HKSJ.
-std::string held_back_sentence(double adjusted_p, std::optional<double> least_p, std::size_t pairs);
+// would decide it". The least p is said for an exact test (exact_test), not for t or HKSJ.
+std::string held_back_sentence(double adjusted_p, const std::string& test, std::size_t pairs);
 
 // The suite's geometric-mean ratio over benchmarks with its t interval on the per-benchmark mean log
 // ratios (each benchmark one value), at `level`. Absent for fewer than 2 benchmarks.

@@ -2,6 +2,7 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
+#include <string_view>
 
 #include "stats/paired.h"
 #include "stats/paired_detail.h"
@@ -21,10 +22,8 @@ PairedDecision decide_paired(const RatioInterval& difference, const RatioInterva
   const double margin = options.equivalence_margin;
   decision.within_margin = equivalence.lower >= 1.0 - margin && equivalence.upper <= 1.0 + margin;
   Verdict verdict = Verdict::inconclusive;
-  if (adjusted_p <= q && difference.lower > 1.0 + options.noise_band) {
-    verdict = Verdict::slower;
-  } else if (adjusted_p <= q && difference.upper < 1.0 - options.noise_band) {
-    verdict = Verdict::faster;
+  if (adjusted_p <= q && beyond_noise_band(difference.lower, difference.upper, options.noise_band)) {
+    verdict = difference.lower > 1.0 ? Verdict::slower : Verdict::faster;
   } else if (decision.within_margin) {
     verdict = Verdict::same;
   }
@@ -56,15 +55,25 @@ std::string inconclusive_sentence(std::optional<double> mde) {
   return text;
 }
 
+bool beyond_noise_band(double lower, double upper, double noise_band) {
+  return lower > 1.0 + noise_band || upper < 1.0 - noise_band;
+}
+
+bool exact_test(const std::string& test) {
+  constexpr std::string_view kSuffix = "-exact";
+  return test.size() > kSuffix.size() && test.compare(test.size() - kSuffix.size(), kSuffix.size(), kSuffix) == 0;
+}
+
 double exact_least_p(std::size_t pairs) {
   return std::ldexp(1.0, 1 - static_cast<int>(std::min<std::size_t>(pairs, 1000)));
 }
 
-std::string held_back_sentence(double adjusted_p, std::optional<double> least_p, std::size_t pairs) {
+std::string held_back_sentence(double adjusted_p, const std::string& test, std::size_t pairs) {
   char text[224];
   char floor[96] = "";
-  if (least_p) {
-    std::snprintf(floor, sizeof floor, "; with %zu worker pairs an exact test's p is at least %.2g", pairs, *least_p);
+  if (exact_test(test)) {
+    std::snprintf(floor, sizeof floor, "; with %zu worker pairs an exact test's p is at least %.2g", pairs,
+                  exact_least_p(pairs));
   }
   std::snprintf(text, sizeof text,
                 "inconclusive: beyond the noise band, but not significant across the benchmarks (adjusted p %.3g%s): "

@@ -355,11 +355,11 @@ TEST(HeldBackSentence, SaysTheTestNotTheMdeHeldItBack) {
   // 6 pairs all on one side: 2 of the 2^6 sign patterns are as extreme, 1/32.
   EXPECT_DOUBLE_EQ(exact_least_p(6), 0.03125);
   EXPECT_DOUBLE_EQ(exact_least_p(2), 0.5);
-  EXPECT_EQ(held_back_sentence(0.125, exact_least_p(6), 6),
+  EXPECT_EQ(held_back_sentence(0.125, "weighted-sign-flip-exact", 6),
             "inconclusive: beyond the noise band, but not significant across the benchmarks (adjusted p 0.125; with 6 "
             "worker pairs an exact test's p is at least 0.031): more worker pairs, from a larger --budget, would "
             "decide it");
-  EXPECT_EQ(held_back_sentence(0.08, std::nullopt, 25),
+  EXPECT_EQ(held_back_sentence(0.08, "weighted-hksj-t", 25),
             "inconclusive: beyond the noise band, but not significant across the benchmarks (adjusted p 0.08): more "
             "worker pairs, from a larger --budget, would decide it");
 }
