@@ -36,6 +36,7 @@ struct AbOptions {
   std::string pair_memory = "shared";            // --pair-memory: shared or private (processes/pair_memory_directory.h)
   std::string pair_memory_root = "/dev/shm";     // --pair-memory-dir: the tmpfs that holds them
   std::string base_filter, candidate_filter;     // two variants of one binary (then base == candidate)
+  bool futility = true;                          // --futility: stop the rows the budget left cannot decide
   bool processes_given = false;                  // --processes given: the most worker pairs
   bool noise_band_given = false;                 // else the interleaved design's own band (0.5%)
 };

@@ -439,13 +439,18 @@ int run_interleaved(const AbOptions& given, std::ostream& out, std::ostream& err
           if (decided(row.sequential.decision.verdict)) stopped.push_back(row.label);
         }
       }
+      const nlohmann::json futile =
+          last || !options.futility
+              ? nlohmann::json::array()
+              : stop_futile_rows(rows, startup, slowdown, *budget - seconds_since(started), cap, design_of_run.options);
       looks.push_back({{"pairs", pair},
                        {"planned_pairs", planned},
                        {"final", last},
                        {"information_fraction",
                         std::min(1.0, last ? 1.0 : static_cast<double>(pair) / static_cast<double>(planned))},
                        {"elapsed_seconds", seconds_since(started)},
-                       {"stopped", stopped}});
+                       {"stopped", stopped},
+                       {"futile", futile}});
       // What is left of the budget goes to the undecided rows: as many more pairs as fit.
       if (!last) split_again(pair, design_of_run, [](const Row& row) { return row.sequential.analysis; });
       per_pair = slowdown * pair_seconds(rows, startup);
@@ -453,7 +458,10 @@ int run_interleaved(const AbOptions& given, std::ostream& out, std::ostream& err
       if (!last) planned = std::min(cap, std::max(planned, pair + more));
       const std::size_t undecided = active_rows(rows);
       err << "gbx ab: look after " << pair << " worker pairs (" << seconds_text(seconds_since(started))
-          << "): " << stopped.size() << " decided, " << undecided << " undecided"
+          << "): " << stopped.size() << " decided, "
+          << (futile.empty() ? ""
+                             : std::to_string(futile.size()) + " stopped as the budget left could not decide them, ")
+          << undecided << " undecided"
           << (undecided > 0 && !last ? ", going on to at most " + std::to_string(planned) + " pairs" : "") << "\n";
       if (last) break;
     }

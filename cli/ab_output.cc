@@ -60,6 +60,8 @@ nlohmann::json row_json(const PairedResult& r, double band, double equivalence) 
                                                  : nlohmann::json();
   j["winsorised_block_pairs"] = r.winsorised_block_pairs;
   j["mde"] = r.mde ? nlohmann::json(*r.mde) : nlohmann::json();
+  j["stopped_for_futility"] = r.futile;
+  j["chance_to_decide"] = r.futile && r.chance_to_decide ? nlohmann::json(*r.chance_to_decide) : nlohmann::json();
   j["failure"] = r.failure.empty() ? nlohmann::json() : nlohmann::json(r.failure);
   const auto failed_check = [](const std::string& why) { return why.empty() ? nlohmann::json() : nlohmann::json(why); };
   j["accuracy_failure"] = {{"base", failed_check(r.base_accuracy_failure)},
@@ -206,8 +208,15 @@ PairedComparison paired_from_records(const LoadedRecord& base, const LoadedRecor
   }
   std::vector<RecordedLook> looks;
   for (const auto& look : ab.value("looks", nlohmann::json::array())) {
-    looks.push_back({look.value("pairs", std::int64_t{0}), look.value("planned_pairs", std::int64_t{1}),
-                     look.value("final", false)});
+    RecordedLook recorded{look.value("pairs", std::int64_t{0}),
+                          look.value("planned_pairs", std::int64_t{1}),
+                          look.value("final", false),
+                          {}};
+    for (const auto& futile : look.value("futile", nlohmann::json::array())) {
+      recorded.futile.push_back({futile.value("name", std::string()), futile.value("reachable_pairs", std::size_t{0}),
+                                 futile.value("chance_to_decide", 0.0)});
+    }
+    looks.push_back(std::move(recorded));
   }
   const bool winsorise = ab.value("pair_estimate", std::string(kPairEstimatePlain)) == kPairEstimateWinsorised;
   c.design["pair_estimate"] = winsorise ? kPairEstimateWinsorised : kPairEstimatePlain;

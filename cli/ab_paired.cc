@@ -72,6 +72,8 @@ PairedResult result_from(const std::string& name, const SequentialRow& row) {
   r.verdict = row.decision.verdict;
   r.p_value = row.adjusted_p;
   r.mde = row.mde;
+  r.futile = row.futile;
+  r.chance_to_decide = row.chance_to_decide;
   if (!row.analysis) return r;
   const PairedAnalysis& a = *row.analysis;
   for (const auto& e : a.estimates) {
@@ -111,6 +113,7 @@ std::vector<PairedResult> replay_looks(const std::vector<std::string>& rows, con
                                        double noise_band, double equivalence, double fdr, PairTest test,
                                        bool winsorise) {
   std::vector<SequentialRow> state(rows.size());
+  std::vector<std::size_t> reachable(rows.size(), 0);
   for (std::size_t i = 0; i < rows.size(); ++i) state[i].stopped = i < failures.size() && !failures[i].empty();
   for (const auto& look : looks) {
     std::vector<std::vector<WorkerPairBlocks>> pairs;
@@ -118,10 +121,23 @@ std::vector<PairedResult> replay_looks(const std::vector<std::string>& rows, con
     for (const auto& row : rows) pairs.push_back(worker_pairs(row, blocks, look.pairs));
     sequential_look(pairs, state, ab_design(noise_band, equivalence, fdr, look.planned_pairs, test, winsorise),
                     look.final_look);
+    // The run measured a futile row no further; its decision at this look stands (in a replay with
+    // another test too: there is nothing more to analyse).
+    for (const auto& futile : look.futile) {
+      const auto at = std::find(rows.begin(), rows.end(), futile.name);
+      if (at == rows.end()) continue;
+      SequentialRow& row = state[static_cast<std::size_t>(at - rows.begin())];
+      if (row.stopped) continue;
+      row.stopped = true;
+      row.futile = true;
+      row.chance_to_decide = futile.chance_to_decide;
+      reachable[static_cast<std::size_t>(at - rows.begin())] = futile.reachable_pairs;
+    }
   }
   std::vector<PairedResult> results;
   for (std::size_t i = 0; i < rows.size(); ++i) {
     results.push_back(result_from(rows[i], state[i]));
+    results.back().reachable_pairs = reachable[i];
     if (i < failures.size()) results.back().failure = failures[i];
   }
   return results;
@@ -154,6 +170,16 @@ std::string verdict_text(const PairedResult& r) {
 
 namespace {
 
+// "inconclusive: stopped after 5 worker pairs, as even the whole budget left (13 pairs) had a 2% chance
+// of deciding it".
+std::string futile_sentence(const PairedResult& r) {
+  std::string text = "inconclusive: stopped after " + std::to_string(r.pair_log_ratios.size()) +
+                     " worker pairs, as even the whole budget left";
+  if (r.reachable_pairs > 0) text += " (" + std::to_string(r.reachable_pairs) + " pairs)";
+  if (r.chance_to_decide) return text + " had a " + format_percent(*r.chance_to_decide) + " chance of deciding it";
+  return text + " could not have decided it";
+}
+
 // The timing part of a row's sentence, after its name.
 std::string timing_sentence(const PairedResult& r, double noise_band, double equivalence) {
   const std::size_t k = r.pair_log_ratios.size();
@@ -174,6 +200,13 @@ std::string timing_sentence(const PairedResult& r, double noise_band, double equ
       // Beyond the band yet undecided: the adjusted p held it back, which the MDE cannot say.
       if (beyond_noise_band(r.lower, r.upper, noise_band))
         return held_back_sentence(r.p_value, r.test, k) + "; " + interval;
+      if (r.futile) {
+        // "...; a change of 12.1% or more would have been seen; ratio ..."
+        std::string seen = inconclusive_sentence(r.mde);
+        const std::string verdict = "inconclusive: ";
+        if (seen.rfind(verdict, 0) == 0) seen.erase(0, verdict.size());
+        return futile_sentence(r) + "; " + seen + "; " + interval;
+      }
       return inconclusive_sentence(r.mde) + "; " + interval;
     }
     default:

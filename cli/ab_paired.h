@@ -57,6 +57,11 @@ struct PairedResult {
   std::optional<BlockRatioBounds> block_ratio_bounds;  // log scale; absent: not winsorised
   std::size_t winsorised_block_pairs = 0;
   Verdict verdict = Verdict::insufficient;
+  // Stopped at a look as the budget left could not decide it (stop_if_futile, stats/sequential.h): the
+  // chance that the whole budget left would have decided it, and its pairs then.
+  bool futile = false;
+  std::optional<double> chance_to_decide;
+  std::size_t reachable_pairs = 0;
   std::string failure;  // non-empty: a worker failed this benchmark
   // Non-empty: that side failed its accuracy check against the reference in some worker (every worker
   // checks each row once), in words (record_reader.h's LoadedBenchmark::failure).
@@ -81,6 +86,12 @@ struct RecordedLook {
   std::int64_t pairs = 0;
   std::int64_t planned_pairs = 0;
   bool final_look = false;
+  struct Futile {
+    std::string name;
+    std::size_t reachable_pairs = 0;
+    double chance_to_decide = 0.0;
+  };
+  std::vector<Futile> futile;  // the rows stopped at this look as the budget left could not decide them
 };
 
 // The design of a run: its looks' plan, the spending function, the margins.

@@ -1,6 +1,7 @@
 #include "cli/ab_sides.h"
 
 #include <algorithm>
+#include <cmath>
 #include <iostream>
 
 #include "analysis/pareto.h"
@@ -34,6 +35,7 @@ nlohmann::json rows_section(const std::vector<Row>& rows, int side) {
                    {"equivalence_critical", r.sequential.equivalence_critical},
                    {"nominal_alpha", r.sequential.nominal_alpha},
                    {"p_adjusted", r.sequential.adjusted_p},
+                   {"stopped_for_futility", r.sequential.futile},
                    {"verdict", r.failure.empty() ? to_string(r.sequential.decision.verdict) : "failed"},
                    {"failure", r.failure.empty() ? nlohmann::json() : nlohmann::json(r.failure)}});
   }
@@ -120,6 +122,26 @@ bool plan_first_pairs(std::vector<Row>& rows, double startup_seconds, double bud
     return false;
   }
   return changed;
+}
+
+nlohmann::json stop_futile_rows(std::vector<Row>& rows, double startup_seconds, double slowdown, double budget_left,
+                                std::int64_t cap, const PairedOptions& options) {
+  nlohmann::json stopped = nlohmann::json::array();
+  for (Row& row : rows) {
+    if (!row.active || !row.sequential.analysis) continue;
+    const double alone =
+        slowdown *
+        (startup_seconds + 2.0 * (row.setup_seconds + static_cast<double>(row.block_pairs) * row.block_seconds));
+    if (!(alone > 0.0)) continue;
+    const double more = std::max(0.0, std::floor(budget_left / alone));
+    const auto reachable = static_cast<std::size_t>(std::min(static_cast<double>(row.sequential.analysis->pairs) + more,
+                                                             static_cast<double>(std::max<std::int64_t>(cap, 0))));
+    if (!stop_if_futile(row.sequential, reachable, options)) continue;
+    row.active = false;
+    stopped.push_back(
+        {{"name", row.label}, {"reachable_pairs", reachable}, {"chance_to_decide", *row.sequential.chance_to_decide}});
+  }
+  return stopped;
 }
 
 void count_block_time(Row& row, bool first_of_worker, double wall_seconds) {

@@ -96,6 +96,14 @@ bool plan_first_pairs(std::vector<Row>& rows, double startup_seconds, double bud
 // block pairs on both sides.
 double pair_seconds(const std::vector<Row>& rows, double startup_seconds);
 
+// At a look that is not the last, after sequential_look: each undecided row that even the whole budget
+// left could not decide (stop_if_futile, stats/sequential.h) stops and goes inactive. Its reachable
+// pairs: those it has, and as many more as budget_left buys at its own cost per worker pair (the
+// start-up, its setup and its block pairs on both sides, times slowdown), at most cap. Returns what
+// gbx.ab.looks[].futile keeps: per row stopped, its name, reachable pairs and chance to decide.
+nlohmann::json stop_futile_rows(std::vector<Row>& rows, double startup_seconds, double slowdown, double budget_left,
+                                std::int64_t cap, const PairedOptions& options);
+
 // Counts a finished block's wall time. A held block's goes to the row's fixed cost per block (replan);
 // a worker's first block of the row, which pays its setup, the declared warm-up and the accuracy check,
 // gives what it cost beyond a held block, and from two of them on their median is the row's setup

@@ -140,6 +140,11 @@ int run_command(int argc, char** argv) {
                  "the test across worker pairs: weighted-sign-flip (default: each pair weighted by its precision, "
                  "robust to a slow process), signed-rank or t (docs/compare-paired.md)")
       ->check(CLI::IsMember({"signed-rank", "t", "weighted-sign-flip"}));
+  std::string futility = "on";
+  ab->add_option("--futility", futility,
+                 "on (default): at a look, a row that even the whole budget left would decide with a chance below "
+                 "10% stops, inconclusive, and its time goes to the rest; off: every undecided row runs to the end")
+      ->check(CLI::IsMember({"on", "off"}));
   CLI::Option* ab_blocks =
       ab->add_option("--blocks", ab_options.blocks_per_pair,
                      "interleaved block pairs per worker pair, fixed (default: 2 at first, then planned at each look "
@@ -300,6 +305,7 @@ int run_command(int argc, char** argv) {
     // Indexed Job, their variables must not shard the binaries it starts (docs/scale-out.md).
     ::setenv("GBX_SHARD_RESOLVED", "1", 1);
     ab_options.interleaved = !whole_processes;
+    ab_options.futility = futility == "on";
     if (ab_options.candidate.empty()) ab_options.candidate = ab_options.base;
     ab_options.processes_given = ab_processes->count() > 0;
     ab_options.blocks_given = ab_blocks->count() > 0;

@@ -80,6 +80,10 @@ struct SequentialRow {
   double adjusted_p = 1.0;     // BH across all rows at the latest look
   PairedDecision decision;
   std::optional<double> mde;  // with the last boundary's critical value
+  // Stopped for futility at the latest look (stop_if_futile): still inconclusive, and nothing more is
+  // measured; chance_to_decide is what the whole budget left would have given it.
+  bool futile = false;
+  std::optional<double> chance_to_decide;
 };
 
 // One look over all benchmarks. pairs_by_benchmark[b] holds benchmark b's worker pairs so far (its
@@ -94,6 +98,34 @@ struct SequentialRow {
 // stops. rows is resized to the number of benchmarks.
 void sequential_look(const std::vector<std::vector<WorkerPairBlocks>>& pairs_by_benchmark,
                      std::vector<SequentialRow>& rows, const SequentialDesign& design, bool final_look);
+
+// Futility (non-binding; Jennison & Turnbull, 2000, ch. 10, conditional power under the current
+// trend). A row still undecided at a look that is not the last stops, inconclusive, when even
+// reachable_pairs worker pairs (what the whole budget left would buy it alone) would decide it with a
+// chance below kFutilityChance, were its current estimate the truth and its spread as measured; the
+// budget then goes to the rows that can still be decided. Why: on this machine a 64 MiB bandwidth row
+// whose processes differ by 5-10% took half of each worker pair's time for 7-10 pairs and was never
+// decided, while the L2-resident rows beside it, whose blocks cost milliseconds, stayed inconclusive
+// for want of pairs (docs/compare-ab.md). Stopping calls nothing, so it adds no false faster, slower or
+// same: it gives up only the power that the row did not have.
+inline constexpr double kFutilityChance = 0.1;
+
+// The chance that the row's verdict at reachable_pairs would be faster, slower or same, given its
+// analysis at K pairs: with se' = se sqrt(K / K') the standard error at K' = reachable_pairs and the
+// final estimate normal about the current one d with sd tau = se' sqrt(1 - K / K'),
+//   P(slower) = Phi((d - log(1 + band) - t_{1-alpha/2, K'-1} se') / tau), faster alike,
+//   P(same) = Phi((u - d) / tau) - Phi((l - d) / tau), u = log(1 + margin) - t_{1-equivalence_alpha,
+//   K'-1} se', l = log(1 - margin) + the same (0 where l >= u),
+// summed (an upper bound of their union). The fixed-sample t quantiles are below the last look's
+// boundaries, and the exact tests' least p (exact_least_p) is not applied: both err towards going on.
+// Absent for an unreplicated analysis (K < 2, no se) or reachable_pairs <= K.
+std::optional<double> chance_to_decide(const PairedAnalysis& analysis, std::size_t reachable_pairs,
+                                       const PairedOptions& options);
+
+// At a look that is not the last, after sequential_look: stops an undecided row (not stopped, verdict
+// inconclusive) whose chance_to_decide at reachable_pairs is below kFutilityChance, marking it futile.
+// True when it stopped the row.
+bool stop_if_futile(SequentialRow& row, std::size_t reachable_pairs, const PairedOptions& options);
 
 // What a pair of processes costs for one benchmark (its share of the start-up included).
 struct PairedCosts {

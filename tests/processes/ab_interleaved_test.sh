@@ -72,6 +72,10 @@ assert orders == {0, 1}, "the coin never changed the order"
 rows = comparison["rows"]
 assert len(rows) == 3 and all(r["unit"] == "worker pair" and r["pairs"] == 3 for r in rows), rows
 assert all("mde" in r and r["mde"] is not None and r["mde"] > 0 for r in rows), [r.get("mde") for r in rows]
+# --futility (on by default): each look lists the rows it stopped as the budget left could not decide
+# them (none can be here: --processes 3 reaches its last look first), and each row says whether it was.
+assert all(look["futile"] == [] for look in base["gbx"]["ab"]["looks"]), base["gbx"]["ab"]["looks"]
+assert all(r["stopped_for_futility"] is False for r in rows), rows
 verdicts = [r["verdict"] for r in rows]
 expected = 1 if "slower" in verdicts else 3 if set(verdicts) - {"faster", "same"} else 0
 assert rc == expected, (rc, verdicts)
@@ -156,6 +160,9 @@ expect_exit 2 "a budget too small for one look" "$gbx" ab --base "$bench" --cand
   -- "${flags[@]}"
 expect_output "too small named" "$dir/err" '--budget=50ms is too small for one look'
 echo "bad budgets: exit 2 naming --budget"
+expect_exit 2 "an unknown --futility" "$gbx" ab --base "$bench" --candidate "$bench" --futility=maybe -o "$dir" \
+  -- "${flags[@]}"
+expect_output "the flag named" "$dir/err" "--futility: maybe not in \\{on,off\\}"
 # Bad CPUs for the workers.
 expect_exit 2 "an unparsable --affinity" "$gbx" ab --base "$bench" --candidate "$bench" --affinity=fast -o "$dir" \
   -- "${flags[@]}"

@@ -1,0 +1,98 @@
+// stats/sequential.h's futility rule: chance_to_decide against values worked by hand (Python's
+// statistics.NormalDist and published t quantiles: t(19) 2.093024 and 1.729133, t(11) 2.200985 and
+// 1.795885), and stop_if_futile's conditions.
+#include <cmath>
+#include <vector>
+
+#include <gtest/gtest.h>
+
+#include "stats/sequential.h"
+
+namespace gbx {
+namespace {
+
+PairedAnalysis analysis_of(std::size_t pairs, double se, double log_ratio) {
+  PairedAnalysis a;
+  a.pairs = pairs;
+  a.replicated = pairs >= 2;
+  a.se_log_ratio = se;
+  a.ratio = std::exp(log_ratio);
+  return a;
+}
+
+TEST(ChanceToDecide, AQuietRowThatMoreBudgetWouldCallSame) {
+  // K = 5, se 1%, no change, 20 pairs reachable: se' = 0.5%, tau = 0.433%; slower and faster
+  // 0.000179 each, same Phi(2.5766) - Phi(-2.6690) = 0.991207.
+  const auto chance = chance_to_decide(analysis_of(5, 0.01, 0.0), 20, PairedOptions{});
+  ASSERT_TRUE(chance);
+  EXPECT_NEAR(*chance, 0.991566, 2e-5);
+}
+
+TEST(ChanceToDecide, AChangeThatMoreBudgetWouldCallSlower) {
+  // K = 5, se 1%, 3% slower, 20 reachable: slower 0.999438, same 1.07e-5.
+  const auto chance = chance_to_decide(analysis_of(5, 0.01, std::log(1.03)), 20, PairedOptions{});
+  ASSERT_TRUE(chance);
+  EXPECT_NEAR(*chance, 0.999449, 2e-5);
+}
+
+TEST(ChanceToDecide, ANoisyRowTheBudgetLeftCannotDecide) {
+  // K = 5, se 3% (pairs 6.7% apart), +1%, 12 reachable: the 90% half-width at 12 pairs (3.5%) is beyond
+  // the 2% margin, so same is out of reach; slower 0.005497, faster 0.000049.
+  const auto chance = chance_to_decide(analysis_of(5, 0.03, 0.01), 12, PairedOptions{});
+  ASSERT_TRUE(chance);
+  EXPECT_NEAR(*chance, 0.005547, 2e-5);
+}
+
+TEST(ChanceToDecide, GrowsWithThePairsReachable) {
+  const PairedAnalysis noisy = analysis_of(5, 0.03, 0.0);
+  double previous = 0.0;
+  for (std::size_t reachable : {8, 12, 20, 40, 80, 160}) {
+    const auto chance = chance_to_decide(noisy, reachable, PairedOptions{});
+    ASSERT_TRUE(chance);
+    EXPECT_GE(*chance, previous) << reachable;
+    previous = *chance;
+  }
+  EXPECT_GT(previous, 0.9);  // 160 pairs: se' 0.53%, same is all but sure
+}
+
+TEST(ChanceToDecide, AbsentWithoutAReplicatedEstimateOrMorePairs) {
+  EXPECT_FALSE(chance_to_decide(analysis_of(1, 0.01, 0.0), 20, PairedOptions{}));
+  EXPECT_FALSE(chance_to_decide(analysis_of(5, 0.01, 0.0), 5, PairedOptions{}));
+  PairedAnalysis no_se = analysis_of(5, 0.01, 0.0);
+  no_se.se_log_ratio.reset();
+  EXPECT_FALSE(chance_to_decide(no_se, 20, PairedOptions{}));
+}
+
+TEST(ChanceToDecide, PairsThatAllAgreeDecideForSure) {
+  // se 0: the final estimate is the current one; inside the margin, same is certain.
+  const auto chance = chance_to_decide(analysis_of(5, 0.0, 0.001), 20, PairedOptions{});
+  ASSERT_TRUE(chance);
+  EXPECT_DOUBLE_EQ(*chance, 1.0);
+}
+
+TEST(StopIfFutile, StopsOnlyAnUndecidedRowBelowTheChance) {
+  SequentialRow row;
+  row.analysis = analysis_of(5, 0.03, 0.01);
+  row.decision.verdict = Verdict::inconclusive;
+  EXPECT_FALSE(stop_if_futile(row, 80, PairedOptions{}));  // 80 pairs could still decide it
+  EXPECT_FALSE(row.stopped);
+  ASSERT_TRUE(row.chance_to_decide);
+  EXPECT_GE(*row.chance_to_decide, kFutilityChance);
+  EXPECT_TRUE(stop_if_futile(row, 12, PairedOptions{}));
+  EXPECT_TRUE(row.stopped);
+  EXPECT_TRUE(row.futile);
+  EXPECT_NEAR(*row.chance_to_decide, 0.005547, 2e-5);
+  EXPECT_EQ(row.decision.verdict, Verdict::inconclusive);  // stopping calls nothing
+
+  SequentialRow decided;
+  decided.analysis = analysis_of(5, 0.03, 0.01);
+  decided.decision.verdict = Verdict::same;
+  EXPECT_FALSE(stop_if_futile(decided, 12, PairedOptions{}));
+  EXPECT_FALSE(decided.futile);
+  SequentialRow unmeasured;
+  unmeasured.decision.verdict = Verdict::inconclusive;
+  EXPECT_FALSE(stop_if_futile(unmeasured, 12, PairedOptions{}));
+}
+
+}  // namespace
+}  // namespace gbx
