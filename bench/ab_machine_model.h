@@ -218,6 +218,9 @@ struct PairedDesign {
   double block_overhead_seconds = 0.005;  // each block's fixed cost: the order to the worker, its reply
   std::size_t most_pairs = 60;            // a cap on how far the budget left may stretch the run
   bool replan = true;  // each look splits the undecided rows' next pairs from their measured variance, as gbx ab
+  // At each look but the last, a row that even the whole budget left could not decide stops (stop_if_futile,
+  // as gbx ab --futility): its reachable pairs at its own cost per pair, the start-up included.
+  bool futility = false;
   SequentialDesign sequential;
 };
 
@@ -300,6 +303,13 @@ inline DesignOutcome run_paired(Machine& machine, std::mt19937_64& engine, const
     // The cost of one more pair for the benchmarks still running, and what the budget left affords.
     const bool last = k >= sequential.looks.back();
     sequential_look(pairs, rows, sequential, last);
+    for (std::size_t b = 0; b < m && design.futility && !last; ++b) {
+      const double alone = design.pair_start_seconds + plans[b].seconds_per_pair - costs[b].pair_start_seconds;
+      const double more = std::floor(std::max(0.0, design.budget_seconds - clock) / alone);
+      const auto reachable = static_cast<std::size_t>(
+          std::min(static_cast<double>(k) + more, static_cast<double>(std::max(design.most_pairs, k + 1))));
+      stop_if_futile(rows[b], reachable, sequential.options);
+    }
     running = 0;
     for (const SequentialRow& row : rows) running += row.stopped ? 0 : 1;
     double cost = design.pair_start_seconds;

@@ -85,10 +85,13 @@ void scenario(const char* name, std::size_t runs, double budget, const std::vect
     const char* label;
     Tally changed, unchanged;
   };
-  std::vector<Design> designs = {
-      {"paired, signed rank", {}, {}}, {"paired, weighted sign flip", {}, {}},
-      {"paired, t", {}, {}},           {"paired, signed rank, split fixed at the start", {}, {}},
-      {"today (band 2%)", {}, {}},     {"today (band 0.5%)", {}, {}}};
+  std::vector<Design> designs = {{"paired, signed rank", {}, {}},
+                                 {"paired, weighted sign flip", {}, {}},
+                                 {"paired, t", {}, {}},
+                                 {"paired, signed rank, split fixed at the start", {}, {}},
+                                 {"paired, weighted sign flip, futility", {}, {}},
+                                 {"today (band 2%)", {}, {}},
+                                 {"today (band 0.5%)", {}, {}}};
   std::vector<bool> changed(changes.size()), unchanged(changes.size());
   for (std::size_t i = 0; i < changes.size(); ++i) {
     changed[i] = changes[i] != 0.0;
@@ -99,13 +102,20 @@ void scenario(const char* name, std::size_t runs, double budget, const std::vect
     for (std::size_t i = 0; i < suite.size(); ++i) suite[i].change = changes[i];
     Machine machine(noise, 1000 + run);
     std::vector<DesignOutcome> outcomes;
-    for (const auto& [test, replan] : {std::pair{PairTest::signed_rank, true}, std::pair{PairTest::weighted, true},
-                                       std::pair{PairTest::t, true}, std::pair{PairTest::signed_rank, false}}) {
+    struct Arm {
+      PairTest test;
+      bool replan;
+      bool futility;
+    };
+    for (const Arm& arm :
+         {Arm{PairTest::signed_rank, true, false}, Arm{PairTest::weighted, true, false}, Arm{PairTest::t, true, false},
+          Arm{PairTest::signed_rank, false, false}, Arm{PairTest::weighted, true, true}}) {
       std::mt19937_64 engine(7 * run + 1);
       PairedDesign paired;
       paired.budget_seconds = budget;
-      paired.sequential.options.test = test;
-      paired.replan = replan;
+      paired.sequential.options.test = arm.test;
+      paired.replan = arm.replan;
+      paired.futility = arm.futility;
       outcomes.push_back(run_paired(machine, engine, suite, paired));
     }
     std::mt19937_64 engine(7 * run + 1);

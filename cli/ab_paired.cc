@@ -74,6 +74,7 @@ PairedResult result_from(const std::string& name, const SequentialRow& row) {
   r.mde = row.mde;
   r.futile = row.futile;
   r.chance_to_decide = row.chance_to_decide;
+  r.reachable_pairs = row.reachable_pairs;
   if (!row.analysis) return r;
   const PairedAnalysis& a = *row.analysis;
   for (const auto& e : a.estimates) {
@@ -113,7 +114,6 @@ std::vector<PairedResult> replay_looks(const std::vector<std::string>& rows, con
                                        double noise_band, double equivalence, double fdr, PairTest test,
                                        bool winsorise) {
   std::vector<SequentialRow> state(rows.size());
-  std::vector<std::size_t> reachable(rows.size(), 0);
   for (std::size_t i = 0; i < rows.size(); ++i) state[i].stopped = i < failures.size() && !failures[i].empty();
   for (const auto& look : looks) {
     std::vector<std::vector<WorkerPairBlocks>> pairs;
@@ -131,13 +131,12 @@ std::vector<PairedResult> replay_looks(const std::vector<std::string>& rows, con
       row.stopped = true;
       row.futile = true;
       row.chance_to_decide = futile.chance_to_decide;
-      reachable[static_cast<std::size_t>(at - rows.begin())] = futile.reachable_pairs;
+      row.reachable_pairs = futile.reachable_pairs;
     }
   }
   std::vector<PairedResult> results;
   for (std::size_t i = 0; i < rows.size(); ++i) {
     results.push_back(result_from(rows[i], state[i]));
-    results.back().reachable_pairs = reachable[i];
     if (i < failures.size()) results.back().failure = failures[i];
   }
   return results;

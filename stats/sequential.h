@@ -84,6 +84,7 @@ struct SequentialRow {
   // measured; chance_to_decide is what the whole budget left would have given it.
   bool futile = false;
   std::optional<double> chance_to_decide;
+  std::size_t reachable_pairs = 0;  // the pairs that chance was for, where it stopped
 };
 
 // One look over all benchmarks. pairs_by_benchmark[b] holds benchmark b's worker pairs so far (its
@@ -111,7 +112,9 @@ void sequential_look(const std::vector<std::vector<WorkerPairBlocks>>& pairs_by_
 inline constexpr double kFutilityChance = 0.1;
 
 // The chance that the row's verdict at reachable_pairs would be faster, slower or same, given its
-// analysis at K pairs: with se' = se sqrt(K / K') the standard error at K' = reachable_pairs and the
+// analysis at K pairs: with se the smaller of the test's standard error and 1.4826 MAD(x_k) / sqrt(K)
+// (robust to one slow process among the first pairs, which the tests discount), se' = se sqrt(K / K')
+// the standard error at K' = reachable_pairs and the
 // final estimate normal about the current one d with sd tau = se' sqrt(1 - K / K'),
 //   P(slower) = Phi((d - log(1 + band) - t_{1-alpha/2, K'-1} se') / tau), faster alike,
 //   P(same) = Phi((u - d) / tau) - Phi((l - d) / tau), u = log(1 + margin) - t_{1-equivalence_alpha,

@@ -1,7 +1,9 @@
 // Futility stopping of a paired, sequential comparison (chance_to_decide, stop_if_futile in
 // stats/sequential.h).
+#include <algorithm>
 #include <cmath>
 #include <optional>
+#include <vector>
 
 #include "stats/paired_detail.h"
 #include "stats/sequential.h"
@@ -25,7 +27,14 @@ std::optional<double> chance_to_decide(const PairedAnalysis& analysis, std::size
   }
   const double pairs = static_cast<double>(analysis.pairs);
   const double reachable = static_cast<double>(reachable_pairs);
-  const double se = *analysis.se_log_ratio * std::sqrt(pairs / reachable);
+  // One slow process among the first pairs, which the weights and ranks of the tests discount, would
+  // make a row look hopeless through a standard error it inflates (the simulation's heavy tail): the
+  // smaller of the test's and a robust one, 1.4826 MAD of the x_k / sqrt(K).
+  std::vector<double> x;
+  x.reserve(analysis.estimates.size());
+  for (const PairEstimate& estimate : analysis.estimates) x.push_back(estimate.log_ratio);
+  const double robust = x.size() >= 2 ? paired_detail::robust_spread(x) / std::sqrt(pairs) : *analysis.se_log_ratio;
+  const double se = std::min(*analysis.se_log_ratio, robust) * std::sqrt(pairs / reachable);
   const double tau = se * std::sqrt(1.0 - pairs / reachable);
   const double d = std::log(analysis.ratio);
   const double degrees = reachable - 1.0;
@@ -46,6 +55,7 @@ bool stop_if_futile(SequentialRow& row, std::size_t reachable_pairs, const Paire
   if (!row.chance_to_decide || !(*row.chance_to_decide < kFutilityChance)) return false;
   row.stopped = true;
   row.futile = true;
+  row.reachable_pairs = reachable_pairs;
   return true;
 }
 

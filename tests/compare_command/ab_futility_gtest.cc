@@ -55,6 +55,12 @@ TEST(AbFutility, StopsTheRowThatTheBudgetLeftCannotDecide) {
   EXPECT_NEAR(stopped[0]["chance_to_decide"].get<double>(), 0.005547, 2e-5);
   EXPECT_FALSE(rows[0].active);
   EXPECT_TRUE(rows[0].sequential.stopped && rows[0].sequential.futile);
+  // The live run's row says what a replay of its record says: the pairs reachable and the chance.
+  const gbx::tools::PairedResult live = gbx::tools::result_from(rows[0].label, rows[0].sequential);
+  EXPECT_TRUE(live.futile);
+  EXPECT_EQ(live.reachable_pairs, 12u);
+  ASSERT_TRUE(live.chance_to_decide);
+  EXPECT_NEAR(*live.chance_to_decide, 0.005547, 2e-5);
   EXPECT_TRUE(rows[1].active);
   EXPECT_FALSE(rows[1].sequential.stopped);
 }

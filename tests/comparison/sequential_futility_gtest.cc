@@ -70,6 +70,25 @@ TEST(ChanceToDecide, PairsThatAllAgreeDecideForSure) {
   EXPECT_DOUBLE_EQ(*chance, 1.0);
 }
 
+TEST(ChanceToDecide, OneSlowProcessAmongTheFirstPairsDoesNotMakeARowHopeless) {
+  // x_k 0, 0.2%, -0.2%, 0.1% and one pair 65% off (a slow process): their sd, 22.4%, gives se 10.0%,
+  // with which not even 20 pairs could call anything; the robust se, 1.4826 MAD / sqrt(5) = 0.066%,
+  // says that the other pairs agree, as the tests' weights and ranks will.
+  PairedAnalysis a = analysis_of(5, 0.09995, 0.001);
+  for (double x : {0.0, 0.002, -0.002, 0.001, 0.5}) {
+    PairEstimate estimate;
+    estimate.log_ratio = x;
+    a.estimates.push_back(estimate);
+  }
+  const auto chance = chance_to_decide(a, 20, PairedOptions{});
+  ASSERT_TRUE(chance);
+  EXPECT_GT(*chance, 0.99);
+  a.estimates.clear();  // the test's se alone: hopeless
+  const auto test_se_alone = chance_to_decide(a, 20, PairedOptions{});
+  ASSERT_TRUE(test_se_alone);
+  EXPECT_LT(*test_se_alone, kFutilityChance);
+}
+
 TEST(StopIfFutile, StopsOnlyAnUndecidedRowBelowTheChance) {
   SequentialRow row;
   row.analysis = analysis_of(5, 0.03, 0.01);
@@ -81,6 +100,7 @@ TEST(StopIfFutile, StopsOnlyAnUndecidedRowBelowTheChance) {
   EXPECT_TRUE(stop_if_futile(row, 12, PairedOptions{}));
   EXPECT_TRUE(row.stopped);
   EXPECT_TRUE(row.futile);
+  EXPECT_EQ(row.reachable_pairs, 12u);
   EXPECT_NEAR(*row.chance_to_decide, 0.005547, 2e-5);
   EXPECT_EQ(row.decision.verdict, Verdict::inconclusive);  // stopping calls nothing
 
