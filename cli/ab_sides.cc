@@ -79,10 +79,19 @@ bool replan(Row& row, const PairedAnalysis& analysis, double pair_start_share, d
   return true;
 }
 
+namespace {
+
+// One row's share of a worker pair as it is split now: its setup and block pairs on both sides.
+double row_pair_seconds(const Row& r) {
+  return 2.0 * (r.setup_seconds + static_cast<double>(r.block_pairs) * r.block_seconds);
+}
+
+}  // namespace
+
 double pair_seconds(const std::vector<Row>& rows, double startup_seconds) {
   double total = startup_seconds;
   for (const auto& r : rows) {
-    if (r.active) total += 2.0 * (r.setup_seconds + static_cast<double>(r.block_pairs) * r.block_seconds);
+    if (r.active) total += row_pair_seconds(r);
   }
   return total;
 }
@@ -129,9 +138,7 @@ nlohmann::json stop_futile_rows(std::vector<Row>& rows, double startup_seconds, 
   nlohmann::json stopped = nlohmann::json::array();
   for (Row& row : rows) {
     if (!row.active || !row.sequential.analysis) continue;
-    const double alone =
-        slowdown *
-        (startup_seconds + 2.0 * (row.setup_seconds + static_cast<double>(row.block_pairs) * row.block_seconds));
+    const double alone = slowdown * (startup_seconds + row_pair_seconds(row));
     if (!(alone > 0.0)) continue;
     const double more = std::max(0.0, std::floor(budget_left / alone));
     const auto reachable = static_cast<std::size_t>(std::min(static_cast<double>(row.sequential.analysis->pairs) + more,
