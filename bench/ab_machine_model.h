@@ -304,11 +304,11 @@ inline DesignOutcome run_paired(Machine& machine, std::mt19937_64& engine, const
     const bool last = k >= sequential.looks.back();
     sequential_look(pairs, rows, sequential, last);
     for (std::size_t b = 0; b < m && design.futility && !last; ++b) {
-      const double alone = design.pair_start_seconds + plans[b].seconds_per_pair - costs[b].pair_start_seconds;
-      const double more = std::floor(std::max(0.0, design.budget_seconds - clock) / alone);
-      const auto reachable = static_cast<std::size_t>(
-          std::min(static_cast<double>(k) + more, static_cast<double>(std::max(design.most_pairs, k + 1))));
-      stop_if_futile(rows[b], reachable, sequential.options);
+      const auto reachable =
+          reachable_pairs(k, design.budget_seconds - clock,
+                          design.pair_start_seconds + plans[b].seconds_per_pair - costs[b].pair_start_seconds,
+                          std::max(design.most_pairs, k + 1));
+      if (reachable) stop_if_futile(rows[b], *reachable, sequential.options);
     }
     running = 0;
     for (const SequentialRow& row : rows) running += row.stopped ? 0 : 1;

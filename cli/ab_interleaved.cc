@@ -162,32 +162,8 @@ int run_interleaved(const AbOptions& given, std::ostream& out, std::ostream& err
       return 2;
     }
   }
-  std::vector<Row> rows;
   std::vector<std::string> only[2];
-  if (variants) {
-    const std::size_t n = std::min(listed[0].size(), listed[1].size());
-    for (std::size_t i = 0; i < n; ++i) {
-      Row row;
-      row.names[0] = listed[0][i];
-      row.names[1] = listed[1][i];
-      row.label = listed[0][i] + " vs " + listed[1][i];
-      rows.push_back(row);
-    }
-    for (int s = 0; s < 2; ++s) only[s].assign(listed[s].begin() + static_cast<std::ptrdiff_t>(n), listed[s].end());
-  } else {
-    for (const auto& name : listed[0]) {
-      if (std::find(listed[1].begin(), listed[1].end(), name) == listed[1].end()) {
-        only[0].push_back(name);
-        continue;
-      }
-      Row row;
-      row.label = row.names[0] = row.names[1] = name;
-      rows.push_back(row);
-    }
-    for (const auto& name : listed[1]) {
-      if (std::find(listed[0].begin(), listed[0].end(), name) == listed[0].end()) only[1].push_back(name);
-    }
-  }
+  std::vector<Row> rows = match_rows(listed, variants, only);
   for (int s = 0; s < 2; ++s) {
     for (const auto& name : only[s])
       err << "gbx ab: only the " << sides[s].role << " lists " << name << ": not compared\n";
@@ -472,29 +448,24 @@ int run_interleaved(const AbOptions& given, std::ostream& out, std::ostream& err
   }
   for (Side& side : sides) side.worker.reset();
 
-  nlohmann::json design = {
-      {"design", "interleaved blocks"},
-      {"seed", seed},
-      {"budget_seconds", *budget},
-      {"wall_seconds", seconds_since(started)},
-      {"blocks_per_pair", options.blocks_per_pair},
-      {"cpu", cpu.cpu ? nlohmann::json(*cpu.cpu) : nlohmann::json("unpinned")},
-      {"block_split", options.blocks_given ? "fixed by --blocks"
-                                           : "planned again after every pair from the row's measured variance "
-                                             "components (plan_paired, stats/sequential.h): rows.splits"},
-      {"setup", "once per worker and benchmark: a worker's later blocks of it reuse the setup, with a short warm-up"},
-      {"worker_malloc", worker_malloc.description()},
-      {"pair_memory", pair_memory.description()},
-      {"equivalence", options.equivalence},
-      {"noise_band", options.noise_band},
-      {"pair_test", to_string(test)},
-      {"pair_estimate", kPairEstimateWinsorised},
-      {"spending", "O'Brien-Fleming-type (Lan-DeMets), repeated confidence intervals (stats/sequential.h)"},
-      {"fdr", options.fdr},
-      {"looks", looks},
-      {"only_in_base", only[0]},
-      {"only_in_candidate", only[1]}};
-  if (!analysis_failure.empty()) design["analysis_failure"] = analysis_failure;
+  RunDesign run;
+  run.seed = seed;
+  run.budget_seconds = *budget;
+  run.wall_seconds = seconds_since(started);
+  run.blocks_per_pair = options.blocks_per_pair;
+  run.blocks_given = options.blocks_given;
+  run.cpu = cpu.cpu;
+  run.worker_malloc = worker_malloc.description();
+  run.pair_memory = pair_memory.description();
+  run.equivalence = options.equivalence;
+  run.noise_band = options.noise_band;
+  run.fdr = options.fdr;
+  run.pair_test = to_string(test);
+  run.looks = looks;
+  run.only_in_base = only[0];
+  run.only_in_candidate = only[1];
+  run.analysis_failure = analysis_failure;
+  const nlohmann::json design = design_json(run);
   const std::string paths[2] = {sides[0].path, sides[1].path};
   const auto ended = write_side_records(
       [&](int s) {

@@ -200,11 +200,7 @@ std::string timing_sentence(const PairedResult& r, double noise_band, double equ
       if (beyond_noise_band(r.lower, r.upper, noise_band))
         return held_back_sentence(r.p_value, r.test, k) + "; " + interval;
       if (r.futile) {
-        // "...; a change of 12.1% or more would have been seen; ratio ..."
-        std::string seen = inconclusive_sentence(r.mde);
-        const std::string verdict = "inconclusive: ";
-        if (seen.rfind(verdict, 0) == 0) seen.erase(0, verdict.size());
-        return futile_sentence(r) + "; " + seen + "; " + interval;
+        return futile_sentence(r) + "; " + detectable_change_clause(r.mde) + "; " + interval;
       }
       return inconclusive_sentence(r.mde) + "; " + interval;
     }

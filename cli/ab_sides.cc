@@ -138,17 +138,75 @@ nlohmann::json stop_futile_rows(std::vector<Row>& rows, double startup_seconds, 
   nlohmann::json stopped = nlohmann::json::array();
   for (Row& row : rows) {
     if (!row.active || !row.sequential.analysis) continue;
-    const double alone = slowdown * (startup_seconds + row_pair_seconds(row));
-    if (!(alone > 0.0)) continue;
-    const double more = std::max(0.0, std::floor(budget_left / alone));
-    const auto reachable = static_cast<std::size_t>(std::min(static_cast<double>(row.sequential.analysis->pairs) + more,
-                                                             static_cast<double>(std::max<std::int64_t>(cap, 0))));
-    if (!stop_if_futile(row.sequential, reachable, options)) continue;
+    const auto reachable = reachable_pairs(row.sequential.analysis->pairs, budget_left,
+                                           slowdown * (startup_seconds + row_pair_seconds(row)),
+                                           static_cast<std::size_t>(std::max<std::int64_t>(cap, 0)));
+    if (!reachable || !stop_if_futile(row.sequential, *reachable, options)) continue;
     row.active = false;
     stopped.push_back(
-        {{"name", row.label}, {"reachable_pairs", reachable}, {"chance_to_decide", *row.sequential.chance_to_decide}});
+        {{"name", row.label}, {"reachable_pairs", *reachable}, {"chance_to_decide", *row.sequential.chance_to_decide}});
   }
   return stopped;
+}
+
+std::vector<Row> match_rows(const std::vector<std::string> (&listed)[2], bool variants,
+                            std::vector<std::string> (&only)[2]) {
+  std::vector<Row> rows;
+  const auto lists = [&](int side, const std::string& name) {
+    return std::find(listed[side].begin(), listed[side].end(), name) != listed[side].end();
+  };
+  if (variants) {
+    const std::size_t n = std::min(listed[0].size(), listed[1].size());
+    for (std::size_t i = 0; i < n; ++i) {
+      Row row;
+      row.names[0] = listed[0][i];
+      row.names[1] = listed[1][i];
+      row.label = listed[0][i] + " vs " + listed[1][i];
+      rows.push_back(row);
+    }
+    for (int s = 0; s < 2; ++s) only[s].assign(listed[s].begin() + static_cast<std::ptrdiff_t>(n), listed[s].end());
+    return rows;
+  }
+  for (const auto& name : listed[0]) {
+    if (!lists(1, name)) {
+      only[0].push_back(name);
+      continue;
+    }
+    Row row;
+    row.label = row.names[0] = row.names[1] = name;
+    rows.push_back(row);
+  }
+  for (const auto& name : listed[1]) {
+    if (!lists(0, name)) only[1].push_back(name);
+  }
+  return rows;
+}
+
+nlohmann::json design_json(const RunDesign& run) {
+  nlohmann::json design = {
+      {"design", "interleaved blocks"},
+      {"seed", run.seed},
+      {"budget_seconds", run.budget_seconds},
+      {"wall_seconds", run.wall_seconds},
+      {"blocks_per_pair", run.blocks_per_pair},
+      {"cpu", run.cpu ? nlohmann::json(*run.cpu) : nlohmann::json("unpinned")},
+      {"block_split", run.blocks_given ? "fixed by --blocks"
+                                       : "planned again after every pair from the row's measured variance "
+                                         "components (plan_paired, stats/sequential.h): rows.splits"},
+      {"setup", "once per worker and benchmark: a worker's later blocks of it reuse the setup, with a short warm-up"},
+      {"worker_malloc", run.worker_malloc},
+      {"pair_memory", run.pair_memory},
+      {"equivalence", run.equivalence},
+      {"noise_band", run.noise_band},
+      {"pair_test", run.pair_test},
+      {"pair_estimate", kPairEstimateWinsorised},
+      {"spending", "O'Brien-Fleming-type (Lan-DeMets), repeated confidence intervals (stats/sequential.h)"},
+      {"fdr", run.fdr},
+      {"looks", run.looks},
+      {"only_in_base", run.only_in_base},
+      {"only_in_candidate", run.only_in_candidate}};
+  if (!run.analysis_failure.empty()) design["analysis_failure"] = run.analysis_failure;
+  return design;
 }
 
 void count_block_time(Row& row, bool first_of_worker, double wall_seconds) {

@@ -6,6 +6,7 @@
 #include <cstdint>
 #include <map>
 #include <memory>
+#include <optional>
 #include <string>
 #include <utility>
 #include <vector>
@@ -118,6 +119,32 @@ void start_worker(Side& side, std::int64_t pair, const std::vector<Row>& rows);
 // gbx.ab.blocks; a failed block marks the outcome failed.
 void keep(Side& side, std::size_t row_index, const Row& row, std::int64_t pair, std::int64_t block, int order,
           WorkerBlock& got);
+
+// The rows to compare: with variants, the i-th base variant against the i-th candidate one; else each
+// benchmark both sides list, in the base's order. What only one side lists goes to only[side].
+std::vector<Row> match_rows(const std::vector<std::string> (&listed)[2], bool variants,
+                            std::vector<std::string> (&only)[2]);
+
+// What gbx.ab.design keeps of how the run was made and judged (docs/compare-ab.md), beside its looks.
+struct RunDesign {
+  std::uint64_t seed = 0;
+  double budget_seconds = 0.0;
+  double wall_seconds = 0.0;
+  std::int64_t blocks_per_pair = 2;
+  bool blocks_given = false;
+  std::optional<int> cpu;  // absent: unpinned
+  std::string worker_malloc;
+  std::string pair_memory;
+  double equivalence = 0.0;
+  double noise_band = 0.0;
+  double fdr = 0.0;
+  std::string pair_test;
+  nlohmann::json looks = nlohmann::json::array();
+  std::vector<std::string> only_in_base;
+  std::vector<std::string> only_in_candidate;
+  std::string analysis_failure;  // empty where the analysis went through
+};
+nlohmann::json design_json(const RunDesign& run);
 
 // The side's finished record: its blocks merged per pair as process outcomes, gbx.ab (the design, the
 // rows, the blocks, the partner's run id) beside them.

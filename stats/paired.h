@@ -259,8 +259,10 @@ PairedDecision decide_paired(const RatioInterval& difference, const RatioInterva
                              std::size_t base_samples, std::size_t candidate_samples, double adjusted_p,
                              const PairedOptions& options = {}, double q = 0.05);
 
-// "inconclusive: a change of 3.1% or more would have been seen" (one decimal; "more than 1000%" beyond
-// 10); without an MDE "inconclusive: the run has no replicated estimate of its noise".
+// "a change of 3.1% or more would have been seen" (one decimal; "more than 1000%" beyond 10); without an
+// MDE "the run has no replicated estimate of its noise".
+std::string detectable_change_clause(std::optional<double> mde);
+// "inconclusive: " and the clause above.
 std::string inconclusive_sentence(std::optional<double> mde);
 
 // Whether the 95% interval [lower, upper] lies beyond 1 +/- noise_band on either side: the interval's

@@ -44,15 +44,16 @@ PairedDecision decide_paired(const PairedAnalysis& analysis, double adjusted_p, 
                        analysis.base_samples, analysis.candidate_samples, adjusted_p, options, q);
 }
 
-std::string inconclusive_sentence(std::optional<double> mde) {
-  if (!mde || !std::isfinite(*mde)) return "inconclusive: the run has no replicated estimate of its noise";
-  char text[96];
-  if (*mde > 10.0) {
-    std::snprintf(text, sizeof text, "inconclusive: only a change of more than 1000%% would have been seen");
-  } else {
-    std::snprintf(text, sizeof text, "inconclusive: a change of %.1f%% or more would have been seen", 100.0 * *mde);
-  }
+std::string detectable_change_clause(std::optional<double> mde) {
+  if (!mde || !std::isfinite(*mde)) return "the run has no replicated estimate of its noise";
+  if (*mde > 10.0) return "only a change of more than 1000% would have been seen";
+  char text[64];
+  std::snprintf(text, sizeof text, "a change of %.1f%% or more would have been seen", 100.0 * *mde);
   return text;
+}
+
+std::string inconclusive_sentence(std::optional<double> mde) {
+  return "inconclusive: " + detectable_change_clause(mde);
 }
 
 bool beyond_noise_band(double lower, double upper, double noise_band) {

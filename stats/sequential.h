@@ -125,6 +125,12 @@ inline constexpr double kFutilityChance = 0.1;
 std::optional<double> chance_to_decide(const PairedAnalysis& analysis, std::size_t reachable_pairs,
                                        const PairedOptions& options);
 
+// The worker pairs a row could reach were the whole budget left spent on it alone: the `pairs` it has
+// and as many more as budget_left_seconds buys at seconds_per_pair each, at most `most`. Absent where a
+// pair's cost is not positive.
+std::optional<std::size_t> reachable_pairs(std::size_t pairs, double budget_left_seconds, double seconds_per_pair,
+                                           std::size_t most);
+
 // At a look that is not the last, after sequential_look: stops an undecided row (not stopped, verdict
 // inconclusive) whose chance_to_decide at reachable_pairs is below kFutilityChance, marking it futile.
 // True when it stopped the row.

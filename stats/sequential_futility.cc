@@ -49,6 +49,13 @@ std::optional<double> chance_to_decide(const PairedAnalysis& analysis, std::size
   return slower + faster + same;
 }
 
+std::optional<std::size_t> reachable_pairs(std::size_t pairs, double budget_left_seconds, double seconds_per_pair,
+                                           std::size_t most) {
+  if (!(seconds_per_pair > 0.0) || !std::isfinite(seconds_per_pair)) return std::nullopt;
+  const double more = std::floor(std::max(0.0, budget_left_seconds) / seconds_per_pair);
+  return static_cast<std::size_t>(std::min(static_cast<double>(pairs) + more, static_cast<double>(most)));
+}
+
 bool stop_if_futile(SequentialRow& row, std::size_t reachable_pairs, const PairedOptions& options) {
   if (row.stopped || row.decision.verdict != Verdict::inconclusive || !row.analysis) return false;
   row.chance_to_decide = chance_to_decide(*row.analysis, reachable_pairs, options);

@@ -351,6 +351,12 @@ TEST(InconclusiveSentence, NamesTheDetectableChange) {
   EXPECT_EQ(inconclusive_sentence(20.0), "inconclusive: only a change of more than 1000% would have been seen");
 }
 
+TEST(DetectableChangeClause, IsTheSentenceWithoutItsVerdict) {
+  EXPECT_EQ(detectable_change_clause(0.121), "a change of 12.1% or more would have been seen");
+  EXPECT_EQ(detectable_change_clause(std::nan("")), "the run has no replicated estimate of its noise");
+  EXPECT_EQ(detectable_change_clause(10.5), "only a change of more than 1000% would have been seen");
+}
+
 TEST(HeldBackSentence, SaysTheTestNotTheMdeHeldItBack) {
   // 6 pairs all on one side: 2 of the 2^6 sign patterns are as extreme, 1/32.
   EXPECT_DOUBLE_EQ(exact_least_p(6), 0.03125);

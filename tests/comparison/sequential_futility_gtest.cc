@@ -2,6 +2,7 @@
 // statistics.NormalDist and published t quantiles: t(19) 2.093024 and 1.729133, t(11) 2.200985 and
 // 1.795885), and stop_if_futile's conditions.
 #include <cmath>
+#include <optional>
 #include <vector>
 
 #include <gtest/gtest.h>
@@ -112,6 +113,14 @@ TEST(StopIfFutile, StopsOnlyAnUndecidedRowBelowTheChance) {
   SequentialRow unmeasured;
   unmeasured.decision.verdict = Verdict::inconclusive;
   EXPECT_FALSE(stop_if_futile(unmeasured, 12, PairedOptions{}));
+}
+
+TEST(ReachablePairs, ThePairsTheBudgetLeftBuysAtTheRowsOwnCost) {
+  EXPECT_EQ(reachable_pairs(5, 20.0, 3.0, 60), std::optional<std::size_t>(11));   // 5 + floor(20 / 3)
+  EXPECT_EQ(reachable_pairs(5, 20.0, 0.25, 60), std::optional<std::size_t>(60));  // 5 + 80, capped
+  EXPECT_EQ(reachable_pairs(5, -1.0, 3.0, 60), std::optional<std::size_t>(5));    // the budget is spent
+  EXPECT_FALSE(reachable_pairs(5, 20.0, 0.0, 60));
+  EXPECT_FALSE(reachable_pairs(5, 20.0, std::nan(""), 60));
 }
 
 }  // namespace

@@ -173,8 +173,9 @@ expect_output "the CPU named" "$dir/err" "invalid value '1000' for --affinity: C
 
 # SIGTERM once the run is under way: both records keep the blocks that finished.
 mkdir "$dir/stop"
-# (a margin of 0.1% so that no benchmark is decided the same early and the run goes on)
-"$gbx" ab --base "$bench" --candidate "$bench" --budget 10m --equivalence 0.001 --seed 4 --progress off \
+# (a margin of 0.1% so that no benchmark is decided the same early, and no futility stop, which would
+# end such a run at its first look, 2.5 s in on a quiet machine: the run goes on)
+"$gbx" ab --base "$bench" --candidate "$bench" --budget 10m --equivalence 0.001 --futility off --seed 4 --progress off \
   -o "$dir/stop" -- "${flags[@]}" >"$dir/stop.out" 2>"$dir/stop.err" &
 parent=$!
 for _ in $(seq 600); do
