@@ -452,20 +452,15 @@ int run_interleaved(const AbOptions& given, std::ostream& out, std::ostream& err
   run.seed = seed;
   run.budget_seconds = *budget;
   run.wall_seconds = seconds_since(started);
-  run.blocks_per_pair = options.blocks_per_pair;
-  run.blocks_given = options.blocks_given;
   run.cpu = cpu.cpu;
   run.worker_malloc = worker_malloc.description();
   run.pair_memory = pair_memory.description();
-  run.equivalence = options.equivalence;
-  run.noise_band = options.noise_band;
-  run.fdr = options.fdr;
   run.pair_test = to_string(test);
   run.looks = looks;
   run.only_in_base = only[0];
   run.only_in_candidate = only[1];
   run.analysis_failure = analysis_failure;
-  const nlohmann::json design = design_json(run);
+  const nlohmann::json design = design_json(options, run);
   const std::string paths[2] = {sides[0].path, sides[1].path};
   const auto ended = write_side_records(
       [&](int s) {

@@ -182,26 +182,26 @@ std::vector<Row> match_rows(const std::vector<std::string> (&listed)[2], bool va
   return rows;
 }
 
-nlohmann::json design_json(const RunDesign& run) {
+nlohmann::json design_json(const AbOptions& options, const RunDesign& run) {
   nlohmann::json design = {
       {"design", "interleaved blocks"},
       {"seed", run.seed},
       {"budget_seconds", run.budget_seconds},
       {"wall_seconds", run.wall_seconds},
-      {"blocks_per_pair", run.blocks_per_pair},
+      {"blocks_per_pair", options.blocks_per_pair},
       {"cpu", run.cpu ? nlohmann::json(*run.cpu) : nlohmann::json("unpinned")},
-      {"block_split", run.blocks_given ? "fixed by --blocks"
-                                       : "planned again after every pair from the row's measured variance "
-                                         "components (plan_paired, stats/sequential.h): rows.splits"},
+      {"block_split", options.blocks_given ? "fixed by --blocks"
+                                           : "planned again after every pair from the row's measured variance "
+                                             "components (plan_paired, stats/sequential.h): rows.splits"},
       {"setup", "once per worker and benchmark: a worker's later blocks of it reuse the setup, with a short warm-up"},
       {"worker_malloc", run.worker_malloc},
       {"pair_memory", run.pair_memory},
-      {"equivalence", run.equivalence},
-      {"noise_band", run.noise_band},
+      {"equivalence", options.equivalence},
+      {"noise_band", options.noise_band},
       {"pair_test", run.pair_test},
       {"pair_estimate", kPairEstimateWinsorised},
       {"spending", "O'Brien-Fleming-type (Lan-DeMets), repeated confidence intervals (stats/sequential.h)"},
-      {"fdr", run.fdr},
+      {"fdr", options.fdr},
       {"looks", run.looks},
       {"only_in_base", run.only_in_base},
       {"only_in_candidate", run.only_in_candidate}};

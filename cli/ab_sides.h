@@ -11,6 +11,7 @@
 #include <utility>
 #include <vector>
 
+#include "cli/ab_command.h"
 #include "cli/ab_paired.h"
 #include "processes/process_runner.h"
 #include "processes/worker_client.h"
@@ -125,26 +126,23 @@ void keep(Side& side, std::size_t row_index, const Row& row, std::int64_t pair, 
 std::vector<Row> match_rows(const std::vector<std::string> (&listed)[2], bool variants,
                             std::vector<std::string> (&only)[2]);
 
-// What gbx.ab.design keeps of how the run was made and judged (docs/compare-ab.md), beside its looks.
+// What the run itself settled or met, beside its options, for gbx.ab.design.
 struct RunDesign {
   std::uint64_t seed = 0;
   double budget_seconds = 0.0;
   double wall_seconds = 0.0;
-  std::int64_t blocks_per_pair = 2;
-  bool blocks_given = false;
   std::optional<int> cpu;  // absent: unpinned
   std::string worker_malloc;
   std::string pair_memory;
-  double equivalence = 0.0;
-  double noise_band = 0.0;
-  double fdr = 0.0;
   std::string pair_test;
   nlohmann::json looks = nlohmann::json::array();
   std::vector<std::string> only_in_base;
   std::vector<std::string> only_in_candidate;
   std::string analysis_failure;  // empty where the analysis went through
 };
-nlohmann::json design_json(const RunDesign& run);
+// What gbx.ab.design keeps of how the run was made and judged (docs/compare-ab.md), beside its looks:
+// the options it ran with (the split, the margins, the FDR) and the run's own facts.
+nlohmann::json design_json(const AbOptions& options, const RunDesign& run);
 
 // The side's finished record: its blocks merged per pair as process outcomes, gbx.ab (the design, the
 // rows, the blocks, the partner's run id) beside them.

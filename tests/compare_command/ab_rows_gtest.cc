@@ -48,16 +48,19 @@ TEST(DesignJson, KeepsHowTheRunWasMadeAndJudged) {
   run.cpu = 1;
   run.pair_test = "sign-flip-exact";
   run.only_in_candidate = {"d"};
-  nlohmann::json design = design_json(run);
+  gbx::tools::AbOptions options;
+  options.equivalence = 0.03;
+  nlohmann::json design = design_json(options, run);
   EXPECT_EQ(design["seed"], 7);
   EXPECT_EQ(design["cpu"], 1);
   EXPECT_EQ(design["block_split"].get<std::string>().rfind("planned again", 0), 0u);
   EXPECT_EQ(design["only_in_candidate"], nlohmann::json::array({"d"}));
+  EXPECT_EQ(design["equivalence"], 0.03);  // the options the run was given
   EXPECT_FALSE(design.contains("analysis_failure"));
   run.cpu.reset();
-  run.blocks_given = true;
+  options.blocks_given = true;
   run.analysis_failure = "no pairs";
-  design = design_json(run);
+  design = design_json(options, run);
   EXPECT_EQ(design["cpu"], "unpinned");
   EXPECT_EQ(design["block_split"], "fixed by --blocks");
   EXPECT_EQ(design["analysis_failure"], "no pairs");
