@@ -31,6 +31,7 @@ const GateField kGate[] = {
     {"CUDA toolkit", "/gbx/environment/build/cuda_toolkit", false},
     {"build type", "/gbx/environment/build/build_type", false},
     {"compiler", "/gbx/environment/build/compiler", false},
+    {"virtual machine", "/gbx/environment/host/virtualization/guest", false},
     {"protocol: cache", "/gbx/protocol/cache", false},
     {"protocol: warm-up runs", "/gbx/protocol/warmup_runs", false},
     {"protocol: warm-up mode", "/gbx/protocol/warmup", false},

@@ -37,6 +37,10 @@ inline Maybe from_macro(const char* value, const char* reason) {
 }
 
 // host.cc
+// The first line of a small file (sysfs, procfs), trimmed; or why not.
+Maybe read_line(const std::string& path);
+// The value after "key<tabs>: " in /proc/cpuinfo or /proc/meminfo style files, first match.
+Maybe read_field(const std::string& path, const std::string& key);
 Json load_average_now(std::string& reason);
 Json host_json(const EnvironmentSnapshot* start);
 Json process_json(const std::vector<std::string>& argv);

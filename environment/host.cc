@@ -14,13 +14,13 @@
 #include <utility>
 
 #include "environment/environment_detail.h"
+#include "environment/kernel_settings.h"
+#include "environment/virtualization.h"
 
 extern char** environ;
 
 namespace gbx::environment_detail {
-namespace {
 
-// The first line of a small file (sysfs, procfs), trimmed.
 Maybe read_line(const std::string& path) {
   std::ifstream in(path);
   if (!in) return {std::nullopt, path + ": " + std::strerror(errno)};
@@ -30,7 +30,6 @@ Maybe read_line(const std::string& path) {
   return {line, ""};
 }
 
-// The value after "key<tabs>: " in /proc/cpuinfo or /proc/meminfo style files, first match.
 Maybe read_field(const std::string& path, const std::string& key) {
   std::ifstream in(path);
   if (!in) return {std::nullopt, path + ": " + std::strerror(errno)};
@@ -47,6 +46,8 @@ Maybe read_field(const std::string& path, const std::string& key) {
   }
   return {std::nullopt, path + " has no \"" + key + "\" line"};
 }
+
+namespace {
 
 // Physical cores as distinct (package, core) pairs over the online CPUs' sysfs topology, else
 // over /proc/cpuinfo's "physical id" and "core id".
@@ -150,6 +151,8 @@ Json host_json(const EnvironmentSnapshot* start) {
   } else {
     put(host, "memory_total_bytes", nullptr, mem.reason);
   }
+  host["virtualization"] = virtualization_json(read_virtualization_facts());
+  host.update(kernel_settings_json());
   if (start) {
     put(host, "load_average_start", start->load_average, "getloadavg failed");
   } else {

@@ -68,6 +68,36 @@ std::string peak_text(const json& peak) {
   return join(parts, ", ");
 }
 
+// "yes (the evidence)", "no", or why it cannot be told; nothing for a record from before gbx read it.
+std::string virtual_machine_fact(const json& host) {
+  const json& virtualization = object_at(host, "virtualization");
+  if (!virtualization.contains("guest")) return "";
+  if (!virtualization["guest"].is_boolean()) return fact_or_reason(virtualization, "guest");
+  if (!virtualization["guest"].get<bool>()) return "no (no sign of a hypervisor)";
+  std::vector<std::string> evidence;
+  for (const json& item : virtualization.value("evidence", json::array())) {
+    if (item.is_string()) evidence.push_back(item.get<std::string>());
+  }
+  return evidence.empty() ? "yes" : "yes (" + join(evidence, ", ") + ")";
+}
+
+// "clocksource kvm-clock, transparent huge pages madvise, pti=on tsc=reliable".
+std::string kernel_settings_fact(const json& host) {
+  std::vector<std::string> parts;
+  if (!string_at(host, "clocksource").empty()) parts.push_back("clocksource " + string_at(host, "clocksource"));
+  if (!string_at(host, "transparent_hugepage").empty()) {
+    parts.push_back("transparent huge pages " + string_at(host, "transparent_hugepage"));
+  }
+  std::vector<std::string> parameters;
+  if (host.contains("kernel_parameters") && host["kernel_parameters"].is_array()) {
+    for (const json& parameter : host["kernel_parameters"]) {
+      if (parameter.is_string()) parameters.push_back(parameter.get<std::string>());
+    }
+  }
+  if (!parameters.empty()) parts.push_back(join(parameters, " "));
+  return join(parts, ", ");
+}
+
 }  // namespace
 
 std::vector<Fact> gbx_environment(const json& record) {
@@ -92,6 +122,8 @@ std::vector<Fact> gbx_environment(const json& record) {
   }
   add_fact(facts, "OS", join(os, ", "));
   add_fact(facts, "governor", fact_or_reason(host, "governor"));
+  add_fact(facts, "virtual machine", virtual_machine_fact(host));
+  add_fact(facts, "kernel", kernel_settings_fact(host));
   std::vector<std::string> gpus;
   if (environment.contains("gpus") && environment["gpus"].is_array()) {
     for (const auto& gpu : environment["gpus"]) {

@@ -2,6 +2,7 @@
 // differ, and what --allow-incompatible does.
 #include <gtest/gtest.h>
 
+#include <optional>
 #include <sstream>
 #include <string>
 
@@ -17,7 +18,8 @@ struct Facts {
   std::string commit = "aaaa";
   std::string cache = "hot";
   std::string precision = "fp32";
-  double scale = 1.0;  // of the samples
+  double scale = 1.0;         // of the samples
+  std::optional<bool> guest;  // absent: a record from before gbx read it
 };
 
 std::string write_record(const std::string& name, const Facts& f) {
@@ -46,6 +48,7 @@ std::string write_record(const std::string& name, const Facts& f) {
           {"source", {{"commit", f.commit}}},
           {"build", {{"build_type", "Release"}, {"google_benchmark", "1.7.1"}}},
           {"gpus", {{{"name", f.gpu}, {"driver_version", f.driver}, {"runtime_version", "13.0"}}}}}}}}};
+  if (f.guest) record["gbx"]["environment"]["host"]["virtualization"] = {{"guest", *f.guest}};
   return gbx_test::write_sealed_record(name, record);
 }
 
@@ -94,6 +97,19 @@ TEST(CompareGate, OnlyTheDriversMajorVersionCounts) {
   const Outcome o = compare(Facts{}, major);
   EXPECT_EQ(o.code, 2);
   EXPECT_NE(o.err.find("GPU driver major version"), std::string::npos) << o.err;
+}
+
+TEST(CompareGate, AVirtualMachineAgainstBareMetalIsIncompatibleUnlessOneRecordCannotSay) {
+  Facts metal, guest;
+  metal.guest = false;
+  guest.guest = true;
+  const Outcome o = compare(metal, guest);
+  EXPECT_EQ(o.code, 2);
+  EXPECT_NE(o.err.find("virtual machine"), std::string::npos) << o.err;
+  EXPECT_NE(o.err.find("base: false"), std::string::npos) << o.err;
+  EXPECT_NE(o.err.find("candidate: true"), std::string::npos) << o.err;
+  EXPECT_EQ(compare(guest, guest).code, 0);
+  EXPECT_EQ(compare(Facts{}, guest).code, 0) << "an older record has no virtualization to compare";
 }
 
 TEST(CompareGate, ABenchmarksPrecisionOrCacheModeMustMatch) {

@@ -56,6 +56,18 @@ TEST_F(Environment, HostFieldsHaveTheirTypes) {
   expect_value_or_reason(host, "turbo", is_bool);
   expect_value_or_reason(host, "load_average_start", is_load);
   expect_value_or_reason(host, "load_average_end", is_load);
+  const Json& virtualization = host["virtualization"];
+  expect_value_or_reason(virtualization, "guest", is_bool);
+  EXPECT_TRUE(virtualization["evidence"].is_array());
+  if (virtualization["guest"] == true) {
+    EXPECT_FALSE(virtualization["evidence"].empty());
+  }
+  for (const char* key : {"cpuid_hypervisor", "dmi_vendor", "dmi_product", "sys_hypervisor_type"}) {
+    expect_value_or_reason(virtualization, key, is_string);
+  }
+  expect_value_or_reason(host, "kernel_parameters", [](const Json& v) { return v.is_array(); });
+  expect_value_or_reason(host, "clocksource", is_string);
+  expect_value_or_reason(host, "transparent_hugepage", is_string);
   // Linux always answers these.
   EXPECT_TRUE(host["kernel"].is_string());
   EXPECT_TRUE(host["memory_total_bytes"].is_number());

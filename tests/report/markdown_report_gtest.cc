@@ -54,6 +54,10 @@ TEST(MarkdownReport, OneRunHasItsHeaderTableAndParetoConclusion) {
   EXPECT_EQ(count_lines(md, "### Run #1: `" + report_test::test_uuid("run-1") + "`"), 1) << md;
   EXPECT_EQ(count_lines(md, R"(File `.*one\.json` \| created 2026-01-01T00:00:00Z \| checksum: intact)"), 1) << md;
   EXPECT_EQ(count_lines(md, R"(\*\*Environment:\*\* host node-a; CPU Test CPU; .*; commit 0123456789ab.*)"), 1) << md;
+  EXPECT_EQ(count_lines(md, R"(\*\*Environment:\*\* .*; virtual machine yes \(/proc/cpuinfo flags: hypervisor\); )"
+                            R"(kernel clocksource kvm-clock, transparent huge pages madvise, pti=on tsc=reliable; .*)"),
+            1)
+      << md;
   EXPECT_EQ(count_lines(md, R"(\*\*Protocol:\*\* warm-up runs 10; samples 20 to 100; )"
                             R"(time bound per benchmark \(s\) 10.0; cache hot; )"
                             R"(target relative CI half-width off; batch target \(timer resolutions\) 100.0)"),

@@ -141,25 +141,33 @@ inline json gbx_record(const std::vector<Entry>& entries, const std::string& run
                        const std::string& cache = "hot") {
   json benchmarks = json::array();
   for (const auto& e : entries) benchmarks.push_back(gbx_entry(e));
-  json record = {{"context", {{"date", created}, {"caches", json::array()}}},
-                 {"benchmarks", benchmarks},
-                 {"gbx",
-                  {{"schema_version", 1},
-                   {"run_id", test_uuid(run_id)},
-                   {"created_utc", created},
-                   {"protocol",
-                    {{"cache", cache},
-                     {"warmup_runs", 10},
-                     {"min_samples", 20},
-                     {"max_samples", 100},
-                     {"max_time_seconds", 10.0},
-                     {"target_rel_ci", nullptr},
-                     {"batch_resolution_factor", 100.0}}},
-                   {"environment",
-                    {{"host", {{"hostname", "node-a"}, {"cpu_model", "Test CPU"}, {"logical_cpus", 8}}},
-                     {"build", {{"build_type", "Release"}, {"google_benchmark", "1.7.1"}, {"compiler", "GNU 12.2.0"}}},
-                     {"source", {{"commit", "0123456789abcdef"}, {"dirty", false}}},
-                     {"gpus", json::array()}}}}}};
+  json record = {
+      {"context", {{"date", created}, {"caches", json::array()}}},
+      {"benchmarks", benchmarks},
+      {"gbx",
+       {{"schema_version", 1},
+        {"run_id", test_uuid(run_id)},
+        {"created_utc", created},
+        {"protocol",
+         {{"cache", cache},
+          {"warmup_runs", 10},
+          {"min_samples", 20},
+          {"max_samples", 100},
+          {"max_time_seconds", 10.0},
+          {"target_rel_ci", nullptr},
+          {"batch_resolution_factor", 100.0}}},
+        {"environment",
+         {{"host",
+           {{"hostname", "node-a"},
+            {"cpu_model", "Test CPU"},
+            {"logical_cpus", 8},
+            {"virtualization", {{"guest", true}, {"evidence", json::array({"/proc/cpuinfo flags: hypervisor"})}}},
+            {"kernel_parameters", {"pti=on", "tsc=reliable"}},
+            {"clocksource", "kvm-clock"},
+            {"transparent_hugepage", "madvise"}}},
+          {"build", {{"build_type", "Release"}, {"google_benchmark", "1.7.1"}, {"compiler", "GNU 12.2.0"}}},
+          {"source", {{"commit", "0123456789abcdef"}, {"dirty", false}}},
+          {"gpus", json::array()}}}}}};
   record = gbx_test::complete_record(record);
   gbx::seal_record(record);
   return record;
