@@ -59,6 +59,12 @@ nlohmann::json row_json(const PairedResult& r, double band, double equivalence) 
                                                                   {"upper", std::exp(r.block_ratio_bounds->upper)}}
                                                  : nlohmann::json();
   j["winsorised_block_pairs"] = r.winsorised_block_pairs;
+  // The noise's levels as standard deviations on the log scale (about the relative spread).
+  const PairedVariance& v = r.variance;
+  j["noise"] = {{"within_block_sd", std::sqrt(v.within_block)},
+                {"between_blocks_sd", std::sqrt(v.between_blocks)},
+                {"between_pairs_sd", v.between_pairs ? nlohmann::json(std::sqrt(*v.between_pairs)) : nlohmann::json()},
+                {"from_blocks_sd", std::sqrt(v.from_blocks)}};
   j["mde"] = r.mde ? nlohmann::json(*r.mde) : nlohmann::json();
   j["stopped_for_futility"] = r.futile;
   j["chance_to_decide"] = r.futile && r.chance_to_decide ? nlohmann::json(*r.chance_to_decide) : nlohmann::json();

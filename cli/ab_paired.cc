@@ -83,6 +83,7 @@ PairedResult result_from(const std::string& name, const SequentialRow& row) {
     r.winsorised_block_pairs += e.winsorised;
   }
   r.block_ratio_bounds = a.block_ratio_bounds;
+  r.variance = a.variance;
   r.ratio = a.ratio;
   r.test = a.test;
   if (!r.mde) r.mde = a.mde;
@@ -199,10 +200,10 @@ std::string timing_sentence(const PairedResult& r, double noise_band, double equ
       // Beyond the band yet undecided: the adjusted p held it back, which the MDE cannot say.
       if (beyond_noise_band(r.lower, r.upper, noise_band))
         return held_back_sentence(r.p_value, r.test, k) + "; " + interval;
-      if (r.futile) {
-        return futile_sentence(r) + "; " + detectable_change_clause(r.mde) + "; " + interval;
-      }
-      return inconclusive_sentence(r.mde) + "; " + interval;
+      const std::string noise_level = noise_level_clause(r.variance);
+      const std::string tail = interval + (noise_level.empty() ? "" : "; " + noise_level);
+      if (r.futile) return futile_sentence(r) + "; " + detectable_change_clause(r.mde) + "; " + tail;
+      return inconclusive_sentence(r.mde) + "; " + tail;
     }
     default:
       return std::string(to_string(r.verdict)) + ": " + std::to_string(k) +

@@ -56,6 +56,7 @@ struct PairedResult {
   std::optional<double> mde;
   std::optional<BlockRatioBounds> block_ratio_bounds;  // log scale; absent: not winsorised
   std::size_t winsorised_block_pairs = 0;
+  PairedVariance variance;  // the levels of the noise, as the row's last analysis measured them
   Verdict verdict = Verdict::insufficient;
   // Stopped at a look as the budget left could not decide it (stop_if_futile, stats/sequential.h): the
   // chance that the whole budget left would have decided it, and its pairs then.

@@ -129,6 +129,9 @@ struct PairedVariance {
   double within_block = 0.0;
   double between_blocks = 0.0;
   std::optional<double> between_pairs;
+  // What the block pairs explain of var(x_k): the mean over pairs of (pi / 2) s_j^2 / B, s_j the sd of
+  // the pair's d_j. between_pairs is what is left of var(x_k) beyond it.
+  double from_blocks = 0.0;
   double mean_samples_per_block = 0.0;
   double mean_block_pairs_per_pair = 0.0;
 };
@@ -283,6 +286,14 @@ double exact_least_p(std::size_t pairs);
 // with 6 worker pairs an exact test's p is at least 0.031): more worker pairs, from a larger --budget,
 // would decide it". The least p is said for an exact test (exact_test), not for t or HKSJ.
 std::string held_back_sentence(double adjusted_p, const std::string& test, std::size_t pairs);
+
+// Where an undecided row's noise is, and what would narrow it. Between processes (between_pairs above
+// what the pairs' blocks explain): "the noise is between processes: the pairs' ratios vary by 6.1% (sd)
+// beyond the 0.4% their blocks explain; more worker pairs, from a larger --budget, would narrow it,
+// longer pairs would not". Otherwise: "the noise is within processes: a block pair's ratio varies by
+// 17.4% (sd) about its pair's, leaving 7.3% in each pair's, against 2.9% between processes; more block
+// pairs and worker pairs, from a larger --budget, would narrow it". Empty below 2 pairs.
+std::string noise_level_clause(const PairedVariance& variance);
 
 // The suite's geometric-mean ratio over benchmarks with its t interval on the per-benchmark mean log
 // ratios (each benchmark one value), at `level`. Absent for fewer than 2 benchmarks.

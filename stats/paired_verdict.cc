@@ -56,6 +56,26 @@ std::string inconclusive_sentence(std::optional<double> mde) {
   return "inconclusive: " + detectable_change_clause(mde);
 }
 
+std::string noise_level_clause(const PairedVariance& variance) {
+  if (!variance.between_pairs) return "";
+  const double between_pairs = 100.0 * std::sqrt(*variance.between_pairs);
+  const double from_blocks = 100.0 * std::sqrt(variance.from_blocks);
+  char text[320];
+  if (*variance.between_pairs > variance.from_blocks) {
+    std::snprintf(text, sizeof text,
+                  "the noise is between processes: the pairs' ratios vary by %.1f%% (sd) beyond the %.1f%% their "
+                  "blocks explain; more worker pairs, from a larger --budget, would narrow it, longer pairs would not",
+                  between_pairs, from_blocks);
+  } else {
+    std::snprintf(text, sizeof text,
+                  "the noise is within processes: a block pair's ratio varies by %.1f%% (sd) about its pair's, "
+                  "leaving %.1f%% in each pair's, against %.1f%% between processes; more block pairs and worker "
+                  "pairs, from a larger --budget, would narrow it",
+                  100.0 * std::sqrt(variance.between_blocks), from_blocks, between_pairs);
+  }
+  return text;
+}
+
 bool beyond_noise_band(double lower, double upper, double noise_band) {
   return lower > 1.0 + noise_band || upper < 1.0 - noise_band;
 }

@@ -129,6 +129,33 @@ TEST(AbFutility, TheRowSaysWhyItStoppedAndTheJsonMarksIt) {
   EXPECT_TRUE(j["rows"][1]["chance_to_decide"].is_null());
 }
 
+TEST(AbFutility, ARowWhoseNoiseIsBetweenProcessesSaysSoInWordsAndInTheJson) {
+  gbx::tools::PairedResult r = futile_row();
+  r.variance.within_block = 0.0001;
+  r.variance.between_blocks = 0.0004;
+  r.variance.between_pairs = 0.0036;
+  r.variance.from_blocks = 0.000016;
+  EXPECT_EQ(gbx::tools::paired_sentence(r, 0.005, 0.02),
+            "bandwidth/triad/n:16777216: inconclusive: stopped after 5 worker pairs, as even the whole budget left "
+            "(12 pairs) had a 2.0% chance of deciding it; a change of 12.1% or more would have been seen; ratio "
+            "1.006 [0.930, 1.090], 5 worker pairs, 40 interleaved block pairs; the noise is between processes: the "
+            "pairs' ratios vary by 6.0% (sd) beyond the 0.4% their blocks explain; more worker pairs, from a larger "
+            "--budget, would narrow it, longer pairs would not");
+  r.futile = false;
+  EXPECT_NE(gbx::tools::paired_sentence(r, 0.005, 0.02).find("; the noise is between processes"), std::string::npos);
+  gbx::tools::PairedComparison c;
+  c.rows.push_back(r);
+  c.rows.push_back(futile_row());
+  std::ostringstream out;
+  gbx::tools::print_paired(out, "json", c, "base.json", "candidate.json");
+  const auto j = nlohmann::json::parse(out.str());
+  EXPECT_NEAR(j["rows"][0]["noise"]["between_pairs_sd"].get<double>(), 0.06, 1e-12);
+  EXPECT_NEAR(j["rows"][0]["noise"]["from_blocks_sd"].get<double>(), 0.004, 1e-12);
+  EXPECT_NEAR(j["rows"][0]["noise"]["within_block_sd"].get<double>(), 0.01, 1e-12);
+  EXPECT_NEAR(j["rows"][0]["noise"]["between_blocks_sd"].get<double>(), 0.02, 1e-12);
+  EXPECT_TRUE(j["rows"][1]["noise"]["between_pairs_sd"].is_null()) << "one pair, or none measured";
+}
+
 // Blocks of one row: `pairs` worker pairs of 2 block pairs, the candidate's blocks exp(d) of the base's.
 void add_blocks(std::vector<gbx::tools::AbBlock>& out, const std::string& row, const std::vector<double>& d) {
   for (std::size_t pair = 0; pair < d.size(); ++pair) {

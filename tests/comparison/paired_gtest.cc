@@ -357,6 +357,34 @@ TEST(DetectableChangeClause, IsTheSentenceWithoutItsVerdict) {
   EXPECT_EQ(detectable_change_clause(10.5), "only a change of more than 1000% would have been seen");
 }
 
+TEST(NoiseLevelClause, NamesTheLevelTheNoiseIsAtAndWhatWouldNarrowIt) {
+  PairedOptions unwinsorised = t_test();
+  unwinsorised.winsorise = false;
+  // Each pair's two block pairs agree, so the blocks explain none of the x_k's spread: the sample sd of
+  // {0, 0.06, -0.06, 0} is sqrt(2 * 0.0036 / 3) = 4.90%, all of it between processes.
+  const auto apart = analyze_pairs(pairs_of({0.0, 0.06, -0.06, 0.0}), unwinsorised);
+  ASSERT_TRUE(apart);
+  EXPECT_DOUBLE_EQ(apart->variance.from_blocks, 0.0);
+  EXPECT_EQ(noise_level_clause(apart->variance),
+            "the noise is between processes: the pairs' ratios vary by 4.9% (sd) beyond the 0.0% their blocks "
+            "explain; more worker pairs, from a larger --budget, would narrow it, longer pairs would not");
+  // Each pair's block pairs read +5% and -5%, and the pairs agree: the blocks explain it all,
+  // (pi / 2) (1.4826 * 0.05)^2 / 2 of var(x_k).
+  const std::vector<WorkerPairBlocks> split(4, WorkerPairBlocks{{block_pair(0.05, true), block_pair(-0.05, false)}});
+  const auto within = analyze_pairs(split, unwinsorised);
+  ASSERT_TRUE(within);
+  EXPECT_NEAR(within->variance.from_blocks, 0.5 * std::acos(-1.0) * std::pow(1.4826 * 0.05, 2) / 2.0, 1e-6);
+  EXPECT_EQ(within->variance.between_pairs, 0.0);
+  // A block pair's d_j sd is 1.4826 * 0.05 = 7.41%; sqrt(pi / 4) of it, 6.57%, is left in x_k.
+  EXPECT_EQ(noise_level_clause(within->variance),
+            "the noise is within processes: a block pair's ratio varies by 7.4% (sd) about its pair's, leaving 6.6% "
+            "in each pair's, against 0.0% between processes; more block pairs and worker pairs, from a larger "
+            "--budget, would narrow it");
+  // One pair: nothing is known between pairs.
+  PairedVariance one;
+  EXPECT_EQ(noise_level_clause(one), "");
+}
+
 TEST(HeldBackSentence, SaysTheTestNotTheMdeHeldItBack) {
   // 6 pairs all on one side: 2 of the 2^6 sign patterns are as extreme, 1/32.
   EXPECT_DOUBLE_EQ(exact_least_p(6), 0.03125);
