@@ -21,7 +21,11 @@ wrong = json.loads(json.dumps(ran))
 wrong["gbx"]["accuracy"]["passed"] = False
 env = {"environment": {"peaks": {"gpu": {"method": "m", "clocks": {"bf16": {"hz": 1.83e9, "source": "s"}}}},
                        "gpus": [{"name": "NVIDIA H200", "compute_capability": "9.0", "sm_count": 132}],
-                       "cuda": {"runtime_version": "13.0", "driver_version": "13.0"}}, "run_id": "r"}
+                       "cuda": {"runtime_version": "13.0", "driver_version": "13.0"},
+                       "host": {"cpu_model": "Intel Xeon Platinum 8480C", "logical_cpus": 16,
+                                "virtualization": {"guest": True, "evidence": ["/proc/cpuinfo flags: hypervisor",
+                                                                               'cpuid leaf 0x40000000: "KVMKVMKVM"']},
+                                "clocksource": "tsc", "transparent_hugepage": "madvise"}}, "run_id": "r"}
 for name, benchmarks in (("good", [ran]), ("skip", [ran, skipped]), ("wrong", [ran, wrong])):
     json.dump({"benchmarks": benchmarks, "gbx": env}, open(f"{d}/{name}.json", "w"))
 # Today's records list such a benchmark under gbx.not_run, not in benchmarks.
@@ -63,6 +67,8 @@ PY
 
 python3 "$summary" "$dir/good.json" "$dir/good.md" >/dev/null || fail "a clean record did not pass"
 expect_output "the device" "$dir/good.md" 'NVIDIA H200 \(sm_90, 132 SMs\)'
+expect_output "the host, virtual or not" "$dir/good.md" \
+  '^Host: Intel Xeon Platinum 8480C, 16 logical CPUs; virtual machine: yes \(/proc/cpuinfo flags: hypervisor, cpuid leaf 0x40000000: "KVMKVMKVM"\); clocksource tsc; transparent huge pages madvise\.$'
 expect_output "the row of a benchmark that ran" "$dir/good.md" \
   '^\| `gemm/cublas_bf16/m:4096/n:4096/k:4096` \| 250 us \| \[240 us, 260 us\] \| passed 1\.50e-03 \(tolerance 3\.10e-02\) \| 55\.6% of bf16 FLOP/s at 1830 MHz \|$'
 
