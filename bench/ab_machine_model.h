@@ -231,6 +231,9 @@ inline DesignOutcome run_paired(Machine& machine, std::mt19937_64& engine, const
   PairedVariance assumed;
   assumed.within_block = std::log1p(kAssumedWithinBlockCv * kAssumedWithinBlockCv);
   assumed.between_blocks = std::log1p(kAssumedBetweenBlocksCv * kAssumedBetweenBlocksCv);
+  // The planner's floor counts the rows that Benjamini-Hochberg adjusts together, as gbx ab's does.
+  SequentialDesign planned = design.sequential;
+  planned.benchmarks = m;
   std::vector<PairedPlan> plans;
   std::vector<PairedCosts> costs;
   double seconds_per_pair = design.pair_start_seconds;
@@ -238,7 +241,8 @@ inline DesignOutcome run_paired(Machine& machine, std::mt19937_64& engine, const
     costs.push_back({benchmark.sample_seconds,
                      design.warmup_samples * benchmark.sample_seconds + design.block_overhead_seconds,
                      design.pair_start_seconds / static_cast<double>(m)});
-    plans.push_back(plan_paired(assumed, costs.back(), design.budget_seconds / static_cast<double>(m)).value());
+    plans.push_back(
+        plan_paired(assumed, costs.back(), design.budget_seconds / static_cast<double>(m), planned).value());
     seconds_per_pair += plans.back().seconds_per_pair - costs.back().pair_start_seconds;
   }
   const std::size_t most =
@@ -287,7 +291,7 @@ inline DesignOutcome run_paired(Machine& machine, std::mt19937_64& engine, const
       PairedCosts now = costs[b];
       now.pair_start_seconds = design.pair_start_seconds / static_cast<double>(running);
       const double share = std::max(design.budget_seconds - clock, 1e-3) / static_cast<double>(running);
-      if (auto plan = plan_paired(analysis->variance, now, share, SequentialDesign{}, k)) {
+      if (auto plan = plan_paired(analysis->variance, now, share, planned, k)) {
         plans[b] = *plan;
         costs[b] = now;  // the costs the plan was made with, so that its pair cost subtracts its own share
       }

@@ -259,7 +259,8 @@ int run_interleaved(const AbOptions& given, std::ostream& out, std::ostream& err
   const std::int64_t first_look = std::min<std::int64_t>(5, cap);
   if (!options.blocks_given && pilot_signal == 0)
     plan_first_pairs(rows, startup, *budget - seconds_since(started),
-                     ab_design(options.noise_band, options.equivalence, options.fdr, cap, test), first_look);
+                     ab_design(options.noise_band, options.equivalence, options.fdr, cap, rows.size(), test),
+                     first_look);
   std::int64_t fewest = options.blocks_per_pair;  // pair 0's block pairs, over the rows
   std::int64_t most = 0;
   for (const Row& row : rows) {
@@ -289,6 +290,21 @@ int run_interleaved(const AbOptions& given, std::ostream& out, std::ostream& err
         << "pairs with O'Brien-Fleming-type alpha spending; one worker pair takes about " << seconds_text(per_pair)
         << ", so " << planned << " pairs fit the budget of " << seconds_text(*budget) << " (first look after about "
         << seconds_text(seconds_since(started) + static_cast<double>(first_look) * per_pair) << ")\n";
+  // An exact test's least p over few pairs cannot pass Benjamini-Hochberg across many rows: say so
+  // before the run spends its budget on rows a lone change could not be called in.
+  const auto needed = static_cast<std::int64_t>(
+      plan_least_pairs(ab_design(options.noise_band, options.equivalence, options.fdr, planned, rows.size(), test)));
+  if (pilot_signal == 0 && planned < needed) {
+    err << "gbx ab: note: with " << planned << " worker pairs the " << to_string(test)
+        << " test cannot call one changed benchmark among " << rows.size() << " by itself at --fdr "
+        << format_fixed(options.fdr, 2) << " (its least p is 2^(1-pairs); it needs " << needed << " pairs";
+    if (planned >= cap)
+      err << "): give --processes " << needed;
+    else
+      err << ", about " << seconds_text(seconds_since(started) + static_cast<double>(needed) * per_pair)
+          << " here): give a larger --budget";
+    err << ", or compare fewer benchmarks\n";
+  }
 
   nlohmann::json looks = nlohmann::json::array();
   std::mt19937_64 coin(seed);
@@ -380,7 +396,7 @@ int run_interleaved(const AbOptions& given, std::ostream& out, std::ostream& err
       std::vector<AbBlock> all = sides[0].blocks;
       all.insert(all.end(), sides[1].blocks.begin(), sides[1].blocks.end());
       const SequentialDesign design_of_run =
-          ab_design(options.noise_band, options.equivalence, options.fdr, planned, test);
+          ab_design(options.noise_band, options.equivalence, options.fdr, planned, rows.size(), test);
       // Between looks the undecided rows are split again too, from an analysis that decides nothing: a
       // row whose block pairs disagree far more than its pairs (a 64 MiB bandwidth row) gets its many
       // block pairs from its second pair on, not from its sixth.

@@ -98,9 +98,10 @@ PairedResult result_from(const std::string& name, const SequentialRow& row) {
   return r;
 }
 
-SequentialDesign ab_design(double noise_band, double equivalence, double fdr, std::int64_t planned_pairs, PairTest test,
-                           bool winsorise) {
+SequentialDesign ab_design(double noise_band, double equivalence, double fdr, std::int64_t planned_pairs,
+                           std::size_t benchmarks, PairTest test, bool winsorise) {
   SequentialDesign design;
+  design.benchmarks = benchmarks;
   design.looks = look_schedule(static_cast<std::size_t>(std::max<std::int64_t>(planned_pairs, 1)));
   design.options.noise_band = noise_band;
   design.options.equivalence_margin = equivalence;
@@ -120,7 +121,8 @@ std::vector<PairedResult> replay_looks(const std::vector<std::string>& rows, con
     std::vector<std::vector<WorkerPairBlocks>> pairs;
     pairs.reserve(rows.size());
     for (const auto& row : rows) pairs.push_back(worker_pairs(row, blocks, look.pairs));
-    sequential_look(pairs, state, ab_design(noise_band, equivalence, fdr, look.planned_pairs, test, winsorise),
+    sequential_look(pairs, state,
+                    ab_design(noise_band, equivalence, fdr, look.planned_pairs, rows.size(), test, winsorise),
                     look.final_look);
     // The run measured a futile row no further; its decision at this look stands (in a replay with
     // another test too: there is nothing more to analyse).

@@ -96,8 +96,9 @@ struct RecordedLook {
 };
 
 // The design of a run: its looks' plan, the spending function, the margins.
+// benchmarks: the rows compared, which Benjamini-Hochberg adjusts together (the planner's floor).
 SequentialDesign ab_design(double noise_band, double equivalence, double fdr, std::int64_t planned_pairs,
-                           PairTest test = PairTest::signed_rank, bool winsorise = true);
+                           std::size_t benchmarks, PairTest test = PairTest::signed_rank, bool winsorise = true);
 
 // The run's looks replayed over the records' blocks: what the run decided, redone from the records
 // alone. failures: per row, non-empty when a worker failed it (it is never analysed).

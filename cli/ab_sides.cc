@@ -64,8 +64,9 @@ bool replan(Row& row, const PairedAnalysis& analysis, double pair_start_share, d
   // pairs) would make a pair whose estimate weighs as much in the test as the pairs before it, with a
   // tenth of their block pairs: on a 64 MiB bandwidth row, whose block pairs disagree by 10-20%, such
   // pairs at the end of a run were its largest deviations (docs/compare-ab.md). Once the pairs suffice
-  // for the signed rank, the split stays, and the run's clock decides whether another pair runs.
-  const bool keep_split = !plan->fits_budget && next_pair >= static_cast<std::int64_t>(kPlanLeastPairs);
+  // for the test across them (plan_least_pairs), the split stays, and the run's clock decides whether
+  // another pair runs.
+  const bool keep_split = !plan->fits_budget && next_pair >= static_cast<std::int64_t>(plan_least_pairs(design));
   const auto samples = keep_split ? row.samples
                                   : std::clamp<std::int64_t>(static_cast<std::int64_t>(plan->samples_per_block),
                                                              kMinBlockSamples, kMaxBlockSamples);

@@ -280,6 +280,12 @@ bool exact_test(const std::string& test);
 // Benjamini-Hochberg at q (6 pairs: 1/32, above 0.05 / 4).
 double exact_least_p(std::size_t pairs);
 
+// The fewest worker pairs at which an exact test could call one changed row among `benchmarks` alone:
+// Benjamini-Hochberg then multiplies its p by the count, so it needs 2^(1-K) <= q / benchmarks,
+// K = ceil(1 + log2(benchmarks / q)): 6 for one benchmark at q = 0.05, 8 for 4, 9 for 12, 11 for 50.
+// At least 1; benchmarks of 0 count as 1, and a q outside (0, 1] as 0.05.
+std::size_t exact_test_least_pairs(std::size_t benchmarks, double q);
+
 // An inconclusive row whose 95% interval lies beyond the noise band: the test across pairs, adjusted
 // by Benjamini-Hochberg, held it back, and the interval's MDE would promise what the test cannot give.
 // "inconclusive: beyond the noise band, but not significant across the benchmarks (adjusted p 0.125;

@@ -30,6 +30,11 @@ std::size_t samples_per_block(double within, double between_blocks, const Paired
 
 }  // namespace
 
+std::size_t plan_least_pairs(const SequentialDesign& design) {
+  if (design.options.test == PairTest::t) return kPlanLeastPairs;
+  return std::max(kPlanLeastPairs, exact_test_least_pairs(design.benchmarks, design.q));
+}
+
 std::optional<PairedPlan> plan_paired(const PairedVariance& variance, const PairedCosts& costs, double budget_seconds,
                                       const SequentialDesign& design, std::size_t pairs_done,
                                       std::optional<std::size_t> given_samples_per_block) {
@@ -56,10 +61,13 @@ std::optional<PairedPlan> plan_paired(const PairedVariance& variance, const Pair
   const auto pair_sd_at = [&](std::size_t b) {
     return std::sqrt(between_pairs + kMedianEfficiency * block_pair_variance / static_cast<double>(b));
   };
-  // A split must leave 2 pairs in all (kPlanLeastPairs where B = 2 affords them) and one more than
-  // those run. pairs_at falls as B grows, so B = 2 affords the most.
-  const auto least_signed_rank = static_cast<double>(kPlanLeastPairs);
-  const double least_pairs = pairs_at(2) >= least_signed_rank ? least_signed_rank : 2.0;
+  // A split must leave 2 pairs in all and one more than those run; where B = 2 affords kPlanLeastPairs,
+  // it must leave plan_least_pairs, or as many as B = 2 affords when that is fewer. pairs_at falls as B
+  // grows, so B = 2 affords the most.
+  const double most_pairs = pairs_at(2);
+  const double least_pairs = most_pairs >= static_cast<double>(kPlanLeastPairs)
+                                 ? std::min(static_cast<double>(plan_least_pairs(design)), most_pairs)
+                                 : 2.0;
   // Each usable B's MDE, up to the factor that does not depend on B, with the pairs the budget then
   // affords. Where the pairs are many the least is Kalibera & Jones's optimum,
   // B* = sqrt((pi/2) v_bp c_pair / (sigma_pair^2 c_bp)); where they are few, the t quantiles grow and

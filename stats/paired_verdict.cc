@@ -89,6 +89,14 @@ double exact_least_p(std::size_t pairs) {
   return std::ldexp(1.0, 1 - static_cast<int>(std::min<std::size_t>(pairs, 1000)));
 }
 
+std::size_t exact_test_least_pairs(std::size_t benchmarks, double q) {
+  const double level = q > 0.0 && q <= 1.0 ? q : 0.05;
+  const double m = static_cast<double>(std::max<std::size_t>(benchmarks, 1));
+  std::size_t pairs = 1;
+  while (exact_least_p(pairs) > level / m && pairs < 1000) ++pairs;
+  return pairs;
+}
+
 std::string held_back_sentence(double adjusted_p, const std::string& test, std::size_t pairs) {
   // Sized for the longest floor clause, so -Wformat-truncation (-O1 builds) has nothing to flag.
   char text[320];

@@ -58,7 +58,8 @@ struct SequentialDesign {
   std::vector<std::size_t> looks = {5, 10, 20};  // pairs at each look, increasing; the last is the most
   SpendingFunction spending = SpendingFunction::obrien_fleming;
   PairedOptions options;
-  double q = 0.05;  // Benjamini-Hochberg level at a single look (scaled by the look's nominal level)
+  double q = 0.05;             // Benjamini-Hochberg level at a single look (scaled by the look's nominal level)
+  std::size_t benchmarks = 1;  // the rows adjusted together by Benjamini-Hochberg (the planner's floor)
 };
 
 // The looks 5, 10, 20, 40, ... below max_pairs, then max_pairs itself; {max_pairs} when it is below 5
@@ -172,6 +173,13 @@ inline constexpr double kPlanMdeTolerance = 0.02;
 // anything at 5% with fewer (their least two-sided p is 2^(1-K): 1/16 at 5 pairs, 1/32 at 6), whatever
 // the MDE of Student's t says.
 inline constexpr std::size_t kPlanLeastPairs = 6;
+
+// The pairs a plan keeps where the budget affords them at B = 2: kPlanLeastPairs, and for an exact test
+// (the signed rank, the weighted sign flip) at least exact_test_least_pairs(design.benchmarks,
+// design.q), so that one changed row among many could pass Benjamini-Hochberg: with 40 benchmarks 6
+// pairs cannot call a lone 20% regression, 11 can. (The last look's nominal level, a little under
+// alpha, scales q further; it is not counted.)
+std::size_t plan_least_pairs(const SequentialDesign& design);
 // The variance components assumed before any measurement (log scale): issue 21's figures on the
 // development machine (0.2% within a block, 0.3% between adjacent block pairs, 1% per process, so
 // 1.4% between the two processes of a pair).

@@ -385,6 +385,23 @@ TEST(NoiseLevelClause, NamesTheLevelTheNoiseIsAtAndWhatWouldNarrowIt) {
   EXPECT_EQ(noise_level_clause(one), "");
 }
 
+TEST(ExactTestLeastPairs, AreThePairsWhoseLeastPPassesBenjaminiHochbergAlone) {
+  // 2^(1-K) <= q / m. One benchmark at 0.05: 1/32 = 0.031 passes, 1/16 does not: 6. Four: 0.0125 needs
+  // 1/128 (8). Twelve: 0.00417 needs 1/256 (9). Fifty: 0.001 needs 1/1024 (11). Four at 0.1: 0.025
+  // needs 1/64 (7).
+  EXPECT_EQ(exact_test_least_pairs(1, 0.05), 6u);
+  EXPECT_EQ(exact_test_least_pairs(4, 0.05), 8u);
+  EXPECT_EQ(exact_test_least_pairs(12, 0.05), 9u);
+  EXPECT_EQ(exact_test_least_pairs(50, 0.05), 11u);
+  EXPECT_EQ(exact_test_least_pairs(4, 0.1), 7u);
+  // On the boundary the least p passes: 2^-4 = 1/16 = 0.5 / 8 exactly.
+  EXPECT_EQ(exact_test_least_pairs(8, 0.5), 5u);
+  // Nothing to adjust, or a level out of range: one benchmark, 0.05.
+  EXPECT_EQ(exact_test_least_pairs(0, 0.05), 6u);
+  EXPECT_EQ(exact_test_least_pairs(1, 0.0), 6u);
+  EXPECT_EQ(exact_test_least_pairs(1, 1.0), 1u);
+}
+
 TEST(HeldBackSentence, SaysTheTestNotTheMdeHeldItBack) {
   // 6 pairs all on one side: 2 of the 2^6 sign patterns are as extreme, 1/32.
   EXPECT_DOUBLE_EQ(exact_least_p(6), 0.03125);

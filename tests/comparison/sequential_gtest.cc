@@ -282,6 +282,29 @@ TEST(PlanPaired, KeepsTheSixPairsTheSignedRankNeedsWhereTheBudgetAffordsThem) {
   EXPECT_EQ(plan->block_pairs_per_pair, 24u);
 }
 
+TEST(PlanPaired, KeepsThePairsAnExactTestNeedsForOneChangeAmongTheBenchmarks) {
+  // As above (K(B) = floor(20 / (2.4 + 0.038 B)): 8 at B = 2, 6 up to B = 24), the signed rank across
+  // 4 benchmarks: one changed row alone needs 2^(1-K) <= 0.05 / 4, 8 pairs, which only B = 2 leaves.
+  PairedVariance variance;
+  variance.within_block = 0.0;
+  variance.between_blocks = 5.6e-3;
+  variance.between_pairs = 0.0;
+  // {floor, pairs, block pairs} of the plan for `benchmarks` rows compared with `test`.
+  const auto plan_for = [&](std::size_t benchmarks, PairTest test) {
+    SequentialDesign design;
+    design.benchmarks = benchmarks;
+    design.options.test = test;
+    const auto plan = plan_paired(variance, PairedCosts{0.007, 0.012, 2.4}, 20.0, design);
+    return plan ? std::vector<std::size_t>{plan_least_pairs(design), plan->pairs, plan->block_pairs_per_pair}
+                : std::vector<std::size_t>{};
+  };
+  EXPECT_EQ(plan_for(4, PairTest::signed_rank), (std::vector<std::size_t>{8, 8, 2}));
+  // Twelve need 9, which no B affords: the plan keeps the 8 that B = 2 does, not Student's t's 5 of 42.
+  EXPECT_EQ(plan_for(12, PairTest::weighted), (std::vector<std::size_t>{9, 8, 2}));
+  // Student's t has no least p: the floor stays kPlanLeastPairs, and the plan is the one above.
+  EXPECT_EQ(plan_for(12, PairTest::t), (std::vector<std::size_t>{kPlanLeastPairs, 6, 24}));
+}
+
 // One benchmark's pairs with log ratios drawn N(log ratio, sd^2).
 struct NormalPairs {
   std::mt19937_64 engine;

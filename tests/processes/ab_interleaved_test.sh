@@ -22,6 +22,10 @@ rc=$?
 expect_output "the plan, then the look" "$dir/aa.err" \
   'gbx ab: plan: 3 benchmarks, 2 interleaved block pairs.*workers on CPU [0-9]+.* 3 pairs fit the budget of 300 s' \
   'look after 3 worker pairs'
+# 3 pairs cannot give the exact test a p that passes Benjamini-Hochberg for one row of 3 alone (7 can):
+# the run says so before it spends its budget.
+expect_output "the pairs the test needs" "$dir/aa.err" \
+  'gbx ab: note: with 3 worker pairs the weighted-sign-flip test cannot call one changed benchmark among 3 by itself at --fdr 0.05 .*it needs 7 pairs\): give --processes 7, or compare fewer benchmarks'
 base=$(ls "$dir"/aa/*-base.json) && candidate=$(ls "$dir"/aa/*-candidate.json) || fail "records not written"
 for record in "$base" "$candidate"; do
   "$gbx" verify "$record" >/dev/null || fail "$record is not intact"
