@@ -492,8 +492,10 @@ int run_interleaved(const AbOptions& given, std::ostream& out, std::ostream& err
   comparison.design = design;
   comparison.only_in_base = only[0];
   comparison.only_in_candidate = only[1];
+  const PairedOptions row_options =
+      ab_design(options.noise_band, options.equivalence, options.fdr, 1, rows.size(), test).options;
   for (auto& row : rows) {
-    comparison.rows.push_back(result_from(row.label, row.sequential));
+    comparison.rows.push_back(result_from(row.label, row.sequential, row_options));
     comparison.rows.back().failure = row.failure;
   }
   // Each side's accuracy checks, read back from its record as written: a faster candidate that computes

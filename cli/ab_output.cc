@@ -66,6 +66,7 @@ nlohmann::json row_json(const PairedResult& r, double band, double equivalence) 
                 {"between_pairs_sd", v.between_pairs ? nlohmann::json(std::sqrt(*v.between_pairs)) : nlohmann::json()},
                 {"from_blocks_sd", std::sqrt(v.from_blocks)}};
   j["mde"] = r.mde ? nlohmann::json(*r.mde) : nlohmann::json();
+  j["pairs_for_margin"] = r.pairs_for_margin ? nlohmann::json(*r.pairs_for_margin) : nlohmann::json();
   j["stopped_for_futility"] = r.futile;
   j["chance_to_decide"] = r.futile && r.chance_to_decide ? nlohmann::json(*r.chance_to_decide) : nlohmann::json();
   j["failure"] = r.failure.empty() ? nlohmann::json() : nlohmann::json(r.failure);

@@ -66,7 +66,7 @@ std::vector<WorkerPairBlocks> worker_pairs(const std::string& row, const std::ve
   return out;
 }
 
-PairedResult result_from(const std::string& name, const SequentialRow& row) {
+PairedResult result_from(const std::string& name, const SequentialRow& row, const PairedOptions& options) {
   PairedResult r;
   r.name = name;
   r.verdict = row.decision.verdict;
@@ -87,6 +87,10 @@ PairedResult result_from(const std::string& name, const SequentialRow& row) {
   r.ratio = a.ratio;
   r.test = a.test;
   if (!r.mde) r.mde = a.mde;
+  if (a.se_log_ratio) {
+    r.pairs_for_margin = pairs_for_detectable_change(*a.se_log_ratio * std::sqrt(static_cast<double>(a.pairs)), a.pairs,
+                                                     options.equivalence_margin, options);
+  }
   const RatioInterval none{a.ratio, a.ratio, a.ratio, 0.95, "", 0, 0};
   const RatioInterval& d = row.difference ? *row.difference : none;
   const RatioInterval& e = row.equivalence ? *row.equivalence : none;
@@ -137,9 +141,10 @@ std::vector<PairedResult> replay_looks(const std::vector<std::string>& rows, con
       row.reachable_pairs = futile.reachable_pairs;
     }
   }
+  const PairedOptions options = ab_design(noise_band, equivalence, fdr, 1, rows.size(), test, winsorise).options;
   std::vector<PairedResult> results;
   for (std::size_t i = 0; i < rows.size(); ++i) {
-    results.push_back(result_from(rows[i], state[i]));
+    results.push_back(result_from(rows[i], state[i], options));
     if (i < failures.size()) results.back().failure = failures[i];
   }
   return results;
@@ -204,8 +209,12 @@ std::string timing_sentence(const PairedResult& r, double noise_band, double equ
         return held_back_sentence(r.p_value, r.test, k) + "; " + interval;
       const std::string noise_level = noise_level_clause(r.variance);
       const std::string tail = interval + (noise_level.empty() ? "" : "; " + noise_level);
-      if (r.futile) return futile_sentence(r) + "; " + detectable_change_clause(r.mde) + "; " + tail;
-      return inconclusive_sentence(r.mde) + "; " + tail;
+      const std::string to_margin = r.pairs_for_margin
+                                        ? " (about " + std::to_string(*r.pairs_for_margin) +
+                                              " worker pairs would bring it to " + format_percent(equivalence) + ")"
+                                        : "";
+      if (r.futile) return futile_sentence(r) + "; " + detectable_change_clause(r.mde) + to_margin + "; " + tail;
+      return inconclusive_sentence(r.mde) + to_margin + "; " + tail;
     }
     default:
       return std::string(to_string(r.verdict)) + ": " + std::to_string(k) +

@@ -54,6 +54,9 @@ struct PairedResult {
   std::string test;
   std::string method;  // of the (repeated) interval
   std::optional<double> mde;
+  // The worker pairs at which the MDE would come down to the equivalence margin (absent: it is there
+  // already, or cannot be told; pairs_for_detectable_change, stats/paired.h).
+  std::optional<std::size_t> pairs_for_margin;
   std::optional<BlockRatioBounds> block_ratio_bounds;  // log scale; absent: not winsorised
   std::size_t winsorised_block_pairs = 0;
   PairedVariance variance;  // the levels of the noise, as the row's last analysis measured them
@@ -77,7 +80,8 @@ bool candidate_inaccurate(const PairedResult& r);
 // What the row's verdict column says: "failed" (a worker failed it), "inaccurate", or the verdict.
 std::string verdict_text(const PairedResult& r);
 
-PairedResult result_from(const std::string& name, const SequentialRow& row);
+// options: the run's (the band, the margin, alpha and power of pairs_for_margin).
+PairedResult result_from(const std::string& name, const SequentialRow& row, const PairedOptions& options);
 
 // The verdicts a look can stop on: slower, faster or same.
 inline bool decided(Verdict v) { return v == Verdict::slower || v == Verdict::faster || v == Verdict::same; }

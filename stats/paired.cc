@@ -271,6 +271,25 @@ std::optional<double> minimum_detectable_change(double sd, std::size_t pairs, do
   return std::expm1(clamp_log(log_change));
 }
 
+std::optional<std::size_t> pairs_for_detectable_change(double sd, std::size_t pairs, double target,
+                                                       const PairedOptions& options) {
+  const auto mde_at = [&](std::size_t k) {
+    return minimum_detectable_change(sd, k, options.noise_band, options.alpha, options.power);
+  };
+  const auto now = mde_at(pairs);
+  if (!now || !(sd > 0.0) || !(target > options.noise_band) || *now <= target) return std::nullopt;
+  const auto far = mde_at(kMostPairsForDetectableChange);
+  if (!far || *far > target) return std::nullopt;
+  // The MDE falls as K grows (sd / sqrt(K), and the t quantiles with it): bisect for the least K.
+  std::size_t above = pairs;  // MDE > target here
+  std::size_t within = kMostPairsForDetectableChange;
+  while (within - above > 1) {
+    const std::size_t middle = above + (within - above) / 2;
+    (*mde_at(middle) <= target ? within : above) = middle;
+  }
+  return within;
+}
+
 double within_block_log_spread(const std::vector<double>& samples) {
   std::vector<double> logs;
   for (double x : samples) {

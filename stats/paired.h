@@ -242,6 +242,16 @@ std::optional<double> t_test_p_value(const std::vector<double>& values);
 std::optional<double> minimum_detectable_change(double sd, std::size_t pairs, double noise_band, double alpha = 0.05,
                                                 double power = 0.9, std::optional<double> critical = std::nullopt);
 
+// The worker pairs at which the MDE would come down to `target` (gbx ab passes its equivalence
+// margin): the least K' >= pairs with minimum_detectable_change(sd, K', noise_band, alpha, power) <=
+// target, sd being the pairs' spread (se sqrt(K)). Fixed-sample t quantiles: a sequential run's last
+// boundary is a little wider, so it is an estimate from below. Absent where the MDE at `pairs` is within
+// target already, where target is not above the noise band (no K' reaches it), for pairs < 2 or an sd
+// that is not positive, and beyond kMostPairsForDetectableChange.
+inline constexpr std::size_t kMostPairsForDetectableChange = 100000;
+std::optional<std::size_t> pairs_for_detectable_change(double sd, std::size_t pairs, double target,
+                                                       const PairedOptions& options);
+
 // The paired verdict, in this order:
 // 1. insufficient: a side has fewer than kMinSamplesPerSide samples in all, or there is no interval;
 // 2. faster/slower: adjusted_p <= q and the difference interval wholly beyond 1 -/+ noise_band;

@@ -56,11 +56,17 @@ TEST(AbFutility, StopsTheRowThatTheBudgetLeftCannotDecide) {
   EXPECT_FALSE(rows[0].active);
   EXPECT_TRUE(rows[0].sequential.stopped && rows[0].sequential.futile);
   // The live run's row says what a replay of its record says: the pairs reachable and the chance.
-  const gbx::tools::PairedResult live = gbx::tools::result_from(rows[0].label, rows[0].sequential);
+  const gbx::tools::PairedResult live =
+      gbx::tools::result_from(rows[0].label, rows[0].sequential, gbx::PairedOptions{});
   EXPECT_TRUE(live.futile);
   EXPECT_EQ(live.reachable_pairs, 12u);
   ASSERT_TRUE(live.chance_to_decide);
   EXPECT_NEAR(*live.chance_to_decide, 0.005547, 2e-5);
+  // And how many pairs would bring its MDE to the 2% margin: se 3% over 5 pairs is an sd of 6.7%, so
+  // about (1.96 + 1.28)^2 (0.067 / (log 1.02 - log 1.005))^2 = 215, a few more for the t quantiles.
+  ASSERT_TRUE(live.pairs_for_margin);
+  EXPECT_GE(*live.pairs_for_margin, 215u);
+  EXPECT_LE(*live.pairs_for_margin, 222u);
   EXPECT_TRUE(rows[1].active);
   EXPECT_FALSE(rows[1].sequential.stopped);
 }
@@ -143,6 +149,12 @@ TEST(AbFutility, ARowWhoseNoiseIsBetweenProcessesSaysSoInWordsAndInTheJson) {
             "--budget, would narrow it, longer pairs would not");
   r.futile = false;
   EXPECT_NE(gbx::tools::paired_sentence(r, 0.005, 0.02).find("; the noise is between processes"), std::string::npos);
+  r.pairs_for_margin = 180;
+  EXPECT_NE(gbx::tools::paired_sentence(r, 0.005, 0.02)
+                .find("inconclusive: a change of 12.1% or more would have been seen (about 180 worker pairs would "
+                      "bring it to 2.0%); ratio 1.006"),
+            std::string::npos)
+      << gbx::tools::paired_sentence(r, 0.005, 0.02);
   gbx::tools::PairedComparison c;
   c.rows.push_back(r);
   c.rows.push_back(futile_row());
@@ -154,6 +166,8 @@ TEST(AbFutility, ARowWhoseNoiseIsBetweenProcessesSaysSoInWordsAndInTheJson) {
   EXPECT_NEAR(j["rows"][0]["noise"]["within_block_sd"].get<double>(), 0.01, 1e-12);
   EXPECT_NEAR(j["rows"][0]["noise"]["between_blocks_sd"].get<double>(), 0.02, 1e-12);
   EXPECT_TRUE(j["rows"][1]["noise"]["between_pairs_sd"].is_null()) << "one pair, or none measured";
+  EXPECT_EQ(j["rows"][0]["pairs_for_margin"], 180);
+  EXPECT_TRUE(j["rows"][1]["pairs_for_margin"].is_null());
 }
 
 // Blocks of one row: `pairs` worker pairs of 2 block pairs, the candidate's blocks exp(d) of the base's.

@@ -402,6 +402,23 @@ TEST(ExactTestLeastPairs, AreThePairsWhoseLeastPPassesBenjaminiHochbergAlone) {
   EXPECT_EQ(exact_test_least_pairs(1, 1.0), 1u);
 }
 
+TEST(PairsForDetectableChange, AreTheFewestWhoseMdeReachesTheTarget) {
+  // sd 5%, band 0.5%, target 2%: (t_{.975,K-1} + t_{.9,K-1}) / sqrt(K) <= (log 1.02 - log 1.005) / 0.05
+  // = 0.29630. At K = 122 (121 degrees) 3.2684 / 11.045 = 0.29591; at 121, 3.2686 / 11 = 0.29715.
+  PairedOptions options;
+  options.noise_band = 0.005;
+  const auto pairs = pairs_for_detectable_change(0.05, 10, 0.02, options);
+  ASSERT_TRUE(pairs);
+  EXPECT_EQ(*pairs, 122u);
+  EXPECT_LE(*minimum_detectable_change(0.05, 122, 0.005), 0.02);
+  EXPECT_GT(*minimum_detectable_change(0.05, 121, 0.005), 0.02);
+  // Within the target already, a target the band leaves no room for, too few pairs, no spread: absent.
+  EXPECT_FALSE(pairs_for_detectable_change(0.05, 200, 0.02, options));
+  EXPECT_FALSE(pairs_for_detectable_change(0.05, 10, 0.005, options));
+  EXPECT_FALSE(pairs_for_detectable_change(0.05, 1, 0.02, options));
+  EXPECT_FALSE(pairs_for_detectable_change(0.0, 10, 0.02, options));
+}
+
 TEST(HeldBackSentence, SaysTheTestNotTheMdeHeldItBack) {
   // 6 pairs all on one side: 2 of the 2^6 sign patterns are as extreme, 1/32.
   EXPECT_DOUBLE_EQ(exact_least_p(6), 0.03125);
