@@ -257,10 +257,11 @@ int run_interleaved(const AbOptions& given, std::ostream& out, std::ostream& err
   }
   const std::int64_t cap = options.processes_given ? options.processes : kMaxPairs;
   const std::int64_t first_look = std::min<std::int64_t>(5, cap);
+  // The run's design before any look: its options and its planner's floor hold for the whole run.
+  const SequentialDesign design_at_start =
+      ab_design(options.noise_band, options.equivalence, options.fdr, cap, rows.size(), test);
   if (!options.blocks_given && pilot_signal == 0)
-    plan_first_pairs(rows, startup, *budget - seconds_since(started),
-                     ab_design(options.noise_band, options.equivalence, options.fdr, cap, rows.size(), test),
-                     first_look);
+    plan_first_pairs(rows, startup, *budget - seconds_since(started), design_at_start, first_look);
   std::int64_t fewest = options.blocks_per_pair;  // pair 0's block pairs, over the rows
   std::int64_t most = 0;
   for (const Row& row : rows) {
@@ -292,8 +293,7 @@ int run_interleaved(const AbOptions& given, std::ostream& out, std::ostream& err
         << seconds_text(seconds_since(started) + static_cast<double>(first_look) * per_pair) << ")\n";
   // An exact test's least p over few pairs cannot pass Benjamini-Hochberg across many rows: say so
   // before the run spends its budget on rows a lone change could not be called in.
-  const auto needed = static_cast<std::int64_t>(
-      plan_least_pairs(ab_design(options.noise_band, options.equivalence, options.fdr, planned, rows.size(), test)));
+  const auto needed = static_cast<std::int64_t>(plan_least_pairs(design_at_start));
   if (pilot_signal == 0 && planned < needed) {
     err << "gbx ab: note: with " << planned << " worker pairs the " << to_string(test)
         << " test cannot call one changed benchmark among " << rows.size() << " by itself at --fdr "
@@ -492,10 +492,8 @@ int run_interleaved(const AbOptions& given, std::ostream& out, std::ostream& err
   comparison.design = design;
   comparison.only_in_base = only[0];
   comparison.only_in_candidate = only[1];
-  const PairedOptions row_options =
-      ab_design(options.noise_band, options.equivalence, options.fdr, 1, rows.size(), test).options;
   for (auto& row : rows) {
-    comparison.rows.push_back(result_from(row.label, row.sequential, row_options));
+    comparison.rows.push_back(result_from(row.label, row.sequential, design_at_start.options));
     comparison.rows.back().failure = row.failure;
   }
   // Each side's accuracy checks, read back from its record as written: a faster candidate that computes
