@@ -5,7 +5,7 @@
 #include <string>
 
 #include "environment/environment_detail.h"
-#include "environment/git_info.h"
+#include "environment/git_facts.h"
 #include "record/checksum.h"
 
 namespace gbx {
@@ -22,9 +22,10 @@ namespace environment_detail {
 
 Json source_json(const Json& build, const CudaVersions& cuda) {
   Json source;
-  put(source, "commit", from_macro(GBX_GIT_COMMIT, GBX_GIT_COMMIT_UNAVAILABLE));
-  put(source, "dirty", GBX_GIT_DIRTY < 0 ? Json(nullptr) : Json(GBX_GIT_DIRTY == 1), GBX_GIT_DIRTY_UNAVAILABLE);
-  put(source, "branch", from_macro(GBX_GIT_BRANCH, GBX_GIT_BRANCH_UNAVAILABLE));
+  put(source, "commit", from_macro(git_facts.commit.data(), git_facts.commit_unavailable.data()));
+  put(source, "dirty", git_facts.dirty < 0 ? Json(nullptr) : Json(git_facts.dirty == 1),
+      git_facts.dirty_unavailable.data());
+  put(source, "branch", from_macro(git_facts.branch.data(), git_facts.branch_unavailable.data()));
   std::map<std::string, std::optional<std::string>> versions;
   for (const char* key :
        {"compiler", "cmake", "cuda_toolkit", "google_benchmark", "google_benchmark_library_build_type", "boost",
