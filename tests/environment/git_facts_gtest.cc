@@ -47,15 +47,19 @@ TEST(GitFacts, CutNeverSplitsAUtf8Character) {
 }
 
 TEST(GitFacts, ThisBuildsFactsAreWholeAnswers) {
-  // Either a commit, or a reason why not; the dirty flag is known exactly when the commit is.
+  // Each fact is a value or a reason why not, never both nor neither; without a commit nothing else is known.
   const std::string commit = text_of(git_facts.commit);
   const std::string reason = text_of(git_facts.commit_unavailable);
   EXPECT_NE(commit.empty(), reason.empty()) << "commit '" << commit << "', reason '" << reason << "'";
   if (!commit.empty()) {
     EXPECT_TRUE(commit.size() == 40 || commit.size() == 64) << commit;
-    EXPECT_TRUE(git_facts.dirty == 0 || git_facts.dirty == 1) << git_facts.dirty;
-  } else {
+  }
+  ASSERT_TRUE(git_facts.dirty >= -1 && git_facts.dirty <= 1) << git_facts.dirty;
+  EXPECT_EQ(git_facts.dirty == -1, !text_of(git_facts.dirty_unavailable).empty());
+  EXPECT_NE(text_of(git_facts.branch).empty(), text_of(git_facts.branch_unavailable).empty());
+  if (commit.empty()) {
     EXPECT_EQ(git_facts.dirty, -1);
+    EXPECT_TRUE(text_of(git_facts.branch).empty());
   }
 }
 
