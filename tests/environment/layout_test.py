@@ -1,13 +1,15 @@
 #!/usr/bin/env python3
 """Two builds of one commit from different checkouts have the same layout (docs/build.md).
 
-    layout_test.py SOURCE_DIR BUILD_DIR BENCH_BINARY
+    layout_test.py SOURCE_DIR BUILD_DIR FILE...        (archives and objects; a ';'-list counts as several)
+    layout_test.py SOURCE_DIR BUILD_DIR --no-paths WHY
 
 1. git's answer changes no code: environment/git_facts.cc and environment/source.cc, compiled with
    compile_commands.json's own commands against three different git_info.h (a clean branch, a long
    branch with uncommitted changes, a copy without .git whose reason is long and not ASCII), give
    objects whose sections have the same sizes, and source.cc the same bytes of code.
-2. No checkout's path is compiled in: BENCH_BINARY holds no path under SOURCE_DIR of a gbx source.
+2. No checkout's path is compiled in: no FILE (gbx's libraries, the bench families' objects) holds a
+   path under SOURCE_DIR of a gbx source. --no-paths skips this part, saying why.
 """
 import json
 import pathlib
@@ -17,7 +19,11 @@ import subprocess
 import sys
 import tempfile
 
-source_dir, build_dir, binary = pathlib.Path(sys.argv[1]), pathlib.Path(sys.argv[2]), pathlib.Path(sys.argv[3])
+source_dir, build_dir = pathlib.Path(sys.argv[1]), pathlib.Path(sys.argv[2])
+skip_paths = sys.argv[3:4] == ["--no-paths"]
+inputs = [] if skip_paths else [pathlib.Path(p) for arg in sys.argv[3:] for p in arg.split(";") if p]
+if not skip_paths and not inputs:
+    sys.exit("layout_test: no archive or object to look for paths in (or --no-paths WHY)")
 failures = []
 
 ANSWERS = {
@@ -110,14 +116,20 @@ with tempfile.TemporaryDirectory() as tmp:
                   for kind in ("text", "rodata", "data", "bss")}
         print(f"{source}: {len(seen)} git answers, one layout: {totals} bytes")
 
-layers = re.search(r"set\(GBX_LAYERS([^)]*)\)", (source_dir / "cmake/GbxLayers.cmake").read_text()).group(1).split()
-data = binary.read_bytes()
-pattern = re.compile(re.escape(str(source_dir).encode()) + rb"/(?:" + b"|".join(
-    re.escape(folder.encode()) for folder in layers + ["bench", "include"]) + rb")/[\w./-]*")
-paths = sorted({match.group().decode(errors="replace") for match in pattern.finditer(data)})
-if paths:
-    failures.append(f"{binary} holds {len(paths)} paths of the checkout, e.g. {paths[:3]}")
-print(f"{binary.name}: {len(paths)} paths under {source_dir}")
+if skip_paths:
+    print("paths: not checked:", " ".join(sys.argv[4:]) or "--no-paths")
+else:
+    layers = re.search(r"set\(GBX_LAYERS([^)]*)\)", (source_dir / "cmake/GbxLayers.cmake").read_text()).group(1).split()
+    pattern = re.compile(re.escape(str(source_dir).encode()) + rb"/(?:" + b"|".join(
+        re.escape(folder.encode()) for folder in layers + ["bench", "include"]) + rb")/[\w./-]*")
+    holding = {}
+    for path in inputs:
+        found = sorted({match.group().decode(errors="replace") for match in pattern.finditer(path.read_bytes())})
+        if found:
+            holding[path.name] = found
+    for name, found in holding.items():
+        failures.append(f"{name} holds {len(found)} paths of the checkout, e.g. {found[:3]}")
+    print(f"paths: {len(inputs)} archives and objects, {len(holding)} with a path under {source_dir}")
 
 for failure in failures:
     print("FAIL:", failure)
