@@ -1,17 +1,23 @@
 #!/usr/bin/env python3
 """Two builds of one commit from different checkouts have the same layout (docs/build.md).
 
-    layout_test.py SOURCE_DIR BUILD_DIR FILE...        (archives and objects; a ';'-list counts as several)
-    layout_test.py SOURCE_DIR BUILD_DIR --no-paths WHY
+    layout_test.py SOURCE_DIR BUILD_DIR --cmake CMAKE --git GIT --layers A,B,... FILE...
+    layout_test.py SOURCE_DIR BUILD_DIR --cmake CMAKE --git GIT --no-paths WHY
+
+FILE: archives and objects (a ';'-list counts as several).
 
 1. git's answer changes no code: environment/git_facts.cc and environment/source.cc, compiled with
-   compile_commands.json's own commands against three different git_info.h (a clean branch, a long
-   branch with uncommitted changes, a copy without .git whose reason is long and not ASCII), give
-   objects whose sections have the same sizes, and source.cc the same bytes of code.
+   compile_commands.json's own commands against the git_info.h that cmake/GbxBuildInfo.cmake writes
+   for five checkouts made here (a clean branch; a long non-ASCII branch with a tracked file changed;
+   a detached HEAD; a folder without .git; git not found), give objects whose loaded sections have
+   the same sizes, and source.cc the same bytes of code.
 2. No checkout's path is compiled in: no FILE (gbx's libraries, the bench families' objects) holds a
-   path under SOURCE_DIR of a gbx source. --no-paths skips this part, saying why.
+   path under SOURCE_DIR of a gbx source in one of the LAYERS, bench/ or include/. --no-paths skips
+   this part, saying why.
 """
+import argparse
 import json
+import os
 import pathlib
 import re
 import shlex
@@ -19,61 +25,87 @@ import subprocess
 import sys
 import tempfile
 
-source_dir, build_dir = pathlib.Path(sys.argv[1]), pathlib.Path(sys.argv[2])
-skip_paths = sys.argv[3:4] == ["--no-paths"]
-inputs = [] if skip_paths else [pathlib.Path(p) for arg in sys.argv[3:] for p in arg.split(";") if p]
-if not skip_paths and not inputs:
-    sys.exit("layout_test: no archive or object to look for paths in (or --no-paths WHY)")
+parser = argparse.ArgumentParser()
+parser.add_argument("source_dir", type=pathlib.Path)
+parser.add_argument("build_dir", type=pathlib.Path)
+parser.add_argument("--cmake", required=True)
+parser.add_argument("--git", default="", help="git's path as CMake found it (empty: not found)")
+parser.add_argument("--layers", default="", help="GBX_LAYERS, comma-separated")
+parser.add_argument("--no-paths", metavar="WHY", help="skip the path check, saying why")
+parser.add_argument("inputs", nargs="*")
+args = parser.parse_intermixed_args()
+source_dir, build_dir = args.source_dir, args.build_dir
+inputs = [pathlib.Path(p) for arg in args.inputs for p in arg.split(";") if p]
+if args.no_paths is None and not (inputs and args.layers):
+    sys.exit("layout_test: no archive or object to look for paths in, or no --layers (or --no-paths WHY)")
+if not args.git or not os.path.exists(args.git):
+    print("layout_test: skipped: git was not found at configure time, so only one git answer can be made")
+    sys.exit(77)
 failures = []
 
-ANSWERS = {
-    "clean": dict(commit="0123456789abcdef0123456789abcdef01234567", commit_reason="", dirty=0,
-                  dirty_reason="", branch="main", branch_reason=""),
-    "long_branch": dict(commit="fedcba9876543210fedcba9876543210fedcba98", commit_reason="", dirty=1,
-                        dirty_reason="", branch="feature/" + "x" * 300, branch_reason=""),
-    "no_git": dict(commit="", commit_reason="git rev-parse HEAD failed: fatal: " + "d\u00e9p\u00f4t " * 60,
-                   dirty=-1, dirty_reason="git rev-parse HEAD failed", branch="", branch_reason="no git"),
-}
+
+def git(repo, *words):
+    # A private configuration: the user's own (hooks, signing, default branch) must not change the answer.
+    env = dict(os.environ, GIT_CONFIG_GLOBAL=os.devnull, GIT_CONFIG_NOSYSTEM="1",
+               GIT_CEILING_DIRECTORIES=str(repo.parent))
+    subprocess.run([args.git, "-c", "user.name=gbx", "-c", "user.email=gbx@localhost", *words], cwd=repo,
+                   env=env, check=True, capture_output=True)
 
 
-def header(answer):
-    def literal(value):
-        return '"' + value.replace("\\", "\\\\").replace('"', '\\"') + '"'
-    return "\n".join([
-        "#pragma once",
-        f"#define GBX_GIT_COMMIT {literal(answer['commit'])}",
-        f"#define GBX_GIT_COMMIT_UNAVAILABLE {literal(answer['commit_reason'])}",
-        f"#define GBX_GIT_DIRTY {answer['dirty']}",
-        f"#define GBX_GIT_DIRTY_UNAVAILABLE {literal(answer['dirty_reason'])}",
-        f"#define GBX_GIT_BRANCH {literal(answer['branch'])}",
-        f"#define GBX_GIT_BRANCH_UNAVAILABLE {literal(answer['branch_reason'])}",
-        ""])
+def checkouts(root):
+    """Checkouts whose git answers differ as CI's do, each with the git that the generator is given."""
+    made = {}
+    for name in ("clean", "long_branch", "detached"):
+        repo = root / name
+        repo.mkdir()
+        git(repo, "init", "-q", "-b", "main")
+        (repo / "tracked.txt").write_text("gbx\n")
+        git(repo, "add", "tracked.txt")
+        git(repo, "commit", "-q", "-m", name)
+        made[name] = (repo, args.git)
+    # Loose refs are files: each path component stays under 255 bytes, the whole name well over it.
+    git(root / "long_branch", "checkout", "-q", "-b", "feature/" + "/".join(["d\u00e9p\u00f4t-" * 20] * 3))
+    (root / "long_branch" / "tracked.txt").write_text("changed\n")
+    git(root / "detached", "checkout", "-q", "--detach")
+    (root / "no_git").mkdir()
+    made["no_git"] = (root / "no_git", args.git)
+    made["git_not_found"] = (root / "clean", str(root / "no-such-git"))
+    return made
+
+
+def generate(checkout, git_path, generated):
+    out = generated / "environment" / "git_info.h"
+    env = dict(os.environ, GIT_CEILING_DIRECTORIES=str(checkout.parent))
+    subprocess.run([args.cmake, f"-DGBX_SOURCE_DIR={checkout}", f"-DGIT_EXECUTABLE={git_path}",
+                    f"-DGBX_OUTPUT={out}", "-P", str(source_dir / "cmake/GbxBuildInfo.cmake")],
+                   env=env, check=True)
+    return out.read_text(encoding="utf-8")
 
 
 def command_for(source):
     for entry in json.loads((build_dir / "compile_commands.json").read_text()):
         if pathlib.Path(entry["file"]) == source_dir / source:
-            args = entry.get("arguments") or shlex.split(entry["command"])
-            return args, entry["directory"]
+            words = entry.get("arguments") or shlex.split(entry["command"])
+            return words, entry["directory"]
     sys.exit(f"layout_test: {source} is not in {build_dir}/compile_commands.json")
 
 
 def compile_with(source, generated, out):
-    args, directory = command_for(source)
+    words, directory = command_for(source)
     kept = []
     skip = False
-    for arg in args:
+    for word in words:
         if skip:
             skip = False
             continue
-        if arg in ("-o", "-MT", "-MF"):
+        if word in ("-o", "-MT", "-MF"):
             skip = True
             continue
-        if arg == "-MD":
+        if word == "-MD":
             continue
-        kept.append("-I" + str(generated) if arg == f"-I{build_dir}/generated" else arg)
+        kept.append("-I" + str(generated) if word == f"-I{build_dir}/generated" else word)
     if "-I" + str(generated) not in kept:
-        sys.exit(f"layout_test: {source}'s command has no -I{build_dir}/generated to replace: {shlex.join(args)}")
+        sys.exit(f"layout_test: {source}'s command has no -I{build_dir}/generated to replace: {shlex.join(words)}")
     subprocess.run(kept + ["-o", str(out)], cwd=directory, check=True)
 
 
@@ -87,41 +119,50 @@ def sections(obj):
     return sizes
 
 
-def code_bytes(obj, work):
-    out = work / (obj.name + ".text")
+def code_bytes(obj):
+    out = obj.with_suffix(".text")
     subprocess.run(["objcopy", "-O", "binary", "--only-section=.text*", str(obj), str(out)], check=True)
     return out.read_bytes()
 
 
 with tempfile.TemporaryDirectory() as tmp:
     work = pathlib.Path(tmp)
+    (work / "checkouts").mkdir()
+    headers = {}
+    for name, (checkout, git_path) in checkouts(work / "checkouts").items():
+        headers[name] = generate(checkout, git_path, work / name)
+    # Answers that were alike would prove nothing.
+    for name, text in headers.items():
+        twins = [other for other, other_text in headers.items() if other < name and other_text == text]
+        if twins:
+            failures.append(f"the generator gave '{name}' the same git_info.h as '{twins[0]}'")
+    if "d\u00e9p\u00f4t" not in headers["long_branch"]:
+        failures.append("the long branch is not in its git_info.h:\n" + headers["long_branch"])
     for source in ("environment/git_facts.cc", "environment/source.cc"):
         seen = {}
-        for name, answer in ANSWERS.items():
-            generated = work / name
-            (generated / "environment").mkdir(parents=True, exist_ok=True)
-            (generated / "environment" / "git_info.h").write_text(header(answer), encoding="utf-8")
+        for name in headers:
             obj = work / f"{name}-{pathlib.Path(source).stem}.o"
-            compile_with(source, generated, obj)
-            seen[name] = (sections(obj), code_bytes(obj, work))
+            compile_with(source, work / name, obj)
+            # Only source.cc's code must be the same bytes: git_facts.cc holds the answer.
+            seen[name] = (sections(obj), code_bytes(obj) if source.endswith("source.cc") else b"")
         first_name, (first_sizes, first_code) = next(iter(seen.items()))
         for name, (sizes, code) in seen.items():
             changed = sorted(key for key in set(sizes) | set(first_sizes) if sizes.get(key) != first_sizes.get(key))
             if changed:
                 failures.append(f"{source}: git's answer '{name}' against '{first_name}' changes the size of " +
                                 ", ".join(f"{key} ({first_sizes.get(key)} -> {sizes.get(key)} bytes)" for key in changed[:4]))
-            elif source.endswith("source.cc") and code != first_code:
+            elif code != first_code:
                 failures.append(f"{source}: git's answer '{name}' changes the code's bytes")
         totals = {kind: sum(size for key, size in first_sizes.items() if key.startswith("." + kind))
                   for kind in ("text", "rodata", "data", "bss")}
         print(f"{source}: {len(seen)} git answers, one layout: {totals} bytes")
 
-if skip_paths:
-    print("paths: not checked:", " ".join(sys.argv[4:]) or "--no-paths")
+if args.no_paths is not None:
+    print("paths: not checked:", args.no_paths or "--no-paths")
 else:
-    layers = re.search(r"set\(GBX_LAYERS([^)]*)\)", (source_dir / "cmake/GbxLayers.cmake").read_text()).group(1).split()
+    folders = args.layers.split(",") + ["bench", "include"]
     pattern = re.compile(re.escape(str(source_dir).encode()) + rb"/(?:" + b"|".join(
-        re.escape(folder.encode()) for folder in layers + ["bench", "include"]) + rb")/[\w./-]*")
+        re.escape(folder.encode()) for folder in folders) + rb")/[\w./-]*")
     holding = {}
     for path in inputs:
         found = sorted({match.group().decode(errors="replace") for match in pattern.finditer(path.read_bytes())})
