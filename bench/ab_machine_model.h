@@ -36,7 +36,7 @@ struct MachineNoise {
   double steps_per_second = 0.2;
   double process_sd = 0.01;  // each process's own offset
   double within_sd = 0.002;  // one sample's noise about the machine's speed of the moment
-  // The heavy tail seen in the records of docs/compare-ab.md: now and then a process runs one
+  // The heavy tail seen in the records of docs/compare-ab-log.md: now and then a process runs one
   // benchmark 30-100% slower for all its blocks (3 of 19 base processes of one triad row). Each
   // process and benchmark is such a slow one with this probability, its slowdown uniform in
   // [slow_least, slow_most]. 0 draws nothing, so the other scenarios' random streams are unchanged.

@@ -5,7 +5,7 @@
 // code that reads it. Inlined, a branch's name or git's message compiled into stores of its own
 // length, so that two builds of the same code from different checkouts (another branch, a copy
 // without .git) moved every function after it, and a memory-bound kernel ran several percent apart
-// between them (docs/compare-ab.md, twenty-third session).
+// between them (docs/compare-ab-log.md, twenty-third session).
 #include <array>
 #include <cstddef>
 

@@ -10,7 +10,7 @@ namespace gbx {
 // kernel faulting in the 4 KiB pages of the float64 reference (128 MiB) one at a time, at a paravirtual
 // fault's cost. With glibc.malloc.hugetlb=1 (glibc 2.35 and later; an older glibc ignores it) malloc's
 // large chunks are madvise(MADV_HUGEPAGE)d, as the host arrays already are (extensions/host_memory.h):
-// the first block of triad/n:16777216 took 2.1-2.2 s, and 0.95-1.0 s with it (docs/compare-ab.md). Both
+// the first block of triad/n:16777216 took 2.1-2.2 s, and 0.95-1.0 s with it (docs/compare-ab-log.md). Both
 // sides get the same environment, and the record says so (gbx.ab.worker_malloc).
 inline constexpr const char* kGlibcTunablesVariable = "GLIBC_TUNABLES";
 inline constexpr const char* kMallocHugePagesTunable = "glibc.malloc.hugetlb=1";

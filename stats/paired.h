@@ -52,7 +52,7 @@ enum class PairedSide { base, candidate };
 //   distribution-free interval (stats/signed_rank.h), robust to the few processes that run far slower
 //   for all their blocks; beyond kSignedRankMaxPairs pairs it falls back to t.
 // - t: Student's t on the mean of the x_k and the exact sign-flip p-value, as before; records without a
-//   recorded test were decided with it. docs/compare-ab.md compares the two.
+//   recorded test were decided with it. docs/compare-ab-log.md compares the two.
 // - weighted: each pair weighted by its precision (stats/weighted_pairs.h, guarded), the exact weighted
 //   sign-flip interval and p-value up to kWeightedSignFlipMaxPairs pairs, the HKSJ t interval beyond.
 enum class PairTest { signed_rank, t, weighted };

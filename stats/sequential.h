@@ -108,7 +108,7 @@ void sequential_look(const std::vector<std::vector<WorkerPairBlocks>>& pairs_by_
 // budget then goes to the rows that can still be decided. Why: on this machine a 64 MiB bandwidth row
 // whose processes differ by 5-10% took half of each worker pair's time for 7-10 pairs and was never
 // decided, while the L2-resident rows beside it, whose blocks cost milliseconds, stayed inconclusive
-// for want of pairs (docs/compare-ab.md). Stopping calls nothing, so it adds no false faster, slower or
+// for want of pairs (docs/compare-ab-log.md). Stopping calls nothing, so it adds no false faster, slower or
 // same: it gives up only the power that the row did not have.
 inline constexpr double kFutilityChance = 0.1;
 
@@ -156,7 +156,7 @@ struct PairedCosts {
 // pairs this is Kalibera & Jones's optimum one level up; with few, it trades block pairs for pairs.
 // K: K(B). Looks from look_schedule(K).
 // 1: where the noise between blocks grows with their length (a memory bandwidth that changes over tens
-// of milliseconds), a block of one sample alternates the sides most finely (docs/compare-ab.md). With one
+// of milliseconds), a block of one sample alternates the sides most finely (docs/compare-ab-log.md). With one
 // sample a block's own spread reads 0, so n then stays at 1, which is where the plan put it.
 inline constexpr std::size_t kMinSamplesPerBlock = 1;
 inline constexpr double kMaxBlockSeconds = 0.05;
