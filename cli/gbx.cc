@@ -26,6 +26,7 @@
 #include "cli/trend_command.h"
 #include "cli/verify_command.h"
 #include "cli/version_command.h"
+#include "model/spelling.h"
 #include "record/atomic_file.h"
 
 namespace {
@@ -72,6 +73,34 @@ bool reads_stdin_twice(const std::vector<std::string>& paths) {
   return std::count(paths.begin(), paths.end(), std::string("-")) > 1;
 }
 
+// CLI11 names an unknown option without a guess: each one gets the nearest spellings of the options of
+// the command it was given to, as the bench binaries' --gbx_* flags do (model/spelling.h).
+std::string option_suggestions(CLI::App& app, int argc, char** argv) {
+  const bool in_subcommand = argc > 1 && argv[1][0] != '-';
+  CLI::App* command = &app;
+  if (in_subcommand) {
+    const std::vector<std::string> names = subcommand_names(app);
+    if (std::find(names.begin(), names.end(), std::string(argv[1])) == names.end()) return "";
+    command = app.get_subcommand(argv[1]);
+  }
+  std::vector<std::string> known;
+  for (const CLI::Option* option : command->get_options()) {
+    for (const std::string& name : option->get_lnames()) known.push_back(name);
+  }
+  std::string text;
+  for (int i = in_subcommand ? 2 : 1; i < argc; ++i) {
+    const std::string arg = argv[i];
+    if (arg == "--") break;  // what follows is for a bench binary, which checks its own
+    if (arg.size() < 3 || arg.rfind("--", 0) != 0) continue;
+    const std::string name = arg.substr(2, arg.find('=') - 2);
+    if (std::find(known.begin(), known.end(), name) != known.end()) continue;
+    const std::vector<std::string> nearest = gbx::detail::nearest_spellings(name, known);
+    if (!nearest.empty())
+      text += "; for --" + name + ", did you mean " + gbx::detail::spelling_list(nearest, "--") + "?";
+  }
+  return text;
+}
+
 // Ends the process as the signal would, without leaving the temporary file of a report being written.
 extern "C" void remove_temporary_and_die(int signal) {
   gbx::remove_temporary_file_now();
@@ -103,7 +132,9 @@ int run_command(int argc, char** argv) {
 
   gbx::tools::CompareOptions compare_options;
   CLI::App* compare = app.add_subcommand(
-      "compare", "Compare two records: 0 no regression, 1 a benchmark is slower, 2 bad input or incompatible records");
+      "compare",
+      "Compare two records: 0 no regression, 1 a benchmark is slower or inaccurate, 2 bad input or incompatible "
+      "records, 3 undecided (nothing slower, but a row is unreplicated or insufficient, or nothing was measured)");
   compare->add_option("BASE", compare_options.base, "the baseline record")->required();
   compare->add_option("CAND", compare_options.candidate, "the candidate record")->required();
   compare->add_option("--format", compare_options.format, "console (default), markdown or json");
@@ -124,7 +155,8 @@ int run_command(int argc, char** argv) {
   CLI::App* ab = app.add_subcommand(
       "ab",
       "Run two bench binaries side by side, block by block, in worker pairs within --budget, and decide "
-      "slower/faster/same (docs/compare-ab.md): 0 no regression, 1 slower, 3 undecided, 2 bad input");
+      "slower/faster/same (docs/compare-ab.md): 0 no regression, 1 slower or inaccurate, 2 bad input, 3 undecided, "
+      "130/143 interrupted by SIGINT/SIGTERM (both records keep what finished)");
   ab->add_option("--base", ab_options.base, "the baseline bench binary")->required();
   ab->add_option("--candidate", ab_options.candidate,
                  "the candidate bench binary (the same one: an A/A check; default with --candidate-filter: the base)");
@@ -185,7 +217,8 @@ int run_command(int argc, char** argv) {
 
   std::string env_binary;
   std::vector<std::string> env_args;
-  CLI::App* env = app.add_subcommand("env", "Print the environment a bench binary's record would carry, as JSON");
+  CLI::App* env = app.add_subcommand(
+      "env", "Print the environment a bench binary's record would carry, as JSON: 0 printed, 2 bad input");
   env->add_option("BENCH_BINARY", env_binary, "the bench binary (it describes its own build and devices)")->required();
   env->add_option("BENCH_FLAGS", env_args, "after --: flags for the bench binary");
 
@@ -250,7 +283,8 @@ int run_command(int argc, char** argv) {
   slurm->add_flag("--wait", slurm_options.wait, "wait for every task, then merge into OUTPUT_DIR/merged.json");
   slurm->add_option("BENCH", slurm_options.bench, "after --: the bench binary and its flags");
 
-  CLI::App* version = app.add_subcommand("version", "Print gbx's version, source commit and Google Benchmark version");
+  CLI::App* version = app.add_subcommand(
+      "version", "Print gbx's version, source commit and Google Benchmark version: 0 printed, 2 not written");
 
   gbx::tools::ExportOptions export_options;
   CLI::App* export_ = app.add_subcommand(
@@ -278,7 +312,8 @@ int run_command(int argc, char** argv) {
     // Usage errors are bad input: exit 2, as every gbx tool does, with the subcommand's prefix.
     const bool in_subcommand = argc > 1 && argv[1][0] != '-';
     const std::string command = in_subcommand ? std::string("gbx ") + argv[1] : "gbx";
-    std::cerr << command << ": " << error.what() << " (" << command << " --help for usage)\n";
+    std::cerr << command << ": " << error.what() << option_suggestions(app, argc, argv) << " (" << command
+              << " --help for usage)\n";
     return 2;
   }
   if (show_version || version->parsed()) {

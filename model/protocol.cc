@@ -4,9 +4,12 @@
 #include <cerrno>
 #include <cmath>
 #include <cstdlib>
+#include <iterator>
 #include <map>
 #include <optional>
 #include <sstream>
+
+#include "model/spelling.h"
 
 namespace gbx::detail {
 
@@ -99,6 +102,25 @@ void parse_process_flags(const Given& given, CommandLine& line) {
   }
 }
 
+// Flags a user may mean, beside those parsed here: --gbx_shard and --gbx_shard_plan are taken out
+// before (processes/shard.h); the internal ones a parent passes its children are never suggested.
+bool suggested(const std::string& name) {
+  return name != "gbx_child" && name != "gbx_child_order" && name != "gbx_describe";
+}
+
+// The nearest spellings first, where there are any: the full list below them is long.
+std::string unknown_flag_message(const std::string& arg, const std::string& name, const std::vector<std::string>& names,
+                                 const std::vector<std::string>& load_names) {
+  std::vector<std::string> known = {"gbx_axis", "gbx_shard", "gbx_shard_plan"};
+  for (const auto* list : {&names, &load_names}) {
+    std::copy_if(list->begin(), list->end(), std::back_inserter(known), suggested);
+  }
+  const std::vector<std::string> nearest = nearest_spellings(name, known);
+  std::string message = "unknown flag '" + arg + "'";
+  if (!nearest.empty()) message += "; did you mean " + spelling_list(nearest, "--") + "?";
+  return message + "\nThe gbx flags are:\n" + flags_help();
+}
+
 }  // namespace
 
 CommandLine parse_command_line(const std::vector<std::string>& args) {
@@ -128,7 +150,7 @@ CommandLine parse_command_line(const std::vector<std::string>& args) {
     }
     if (std::find(names.begin(), names.end(), name) == names.end() &&
         std::find(load_names.begin(), load_names.end(), name) == load_names.end()) {
-      throw FlagError("unknown flag '" + arg + "'; the gbx flags are:\n" + flags_help());
+      throw FlagError(unknown_flag_message(arg, name, names, load_names));
     }
     // The one switch: --gbx_list_not_run alone means =true.
     if (equals == std::string::npos && name == "gbx_list_not_run") {
@@ -235,7 +257,9 @@ std::string flags_help() {
       << "                         one record (default: everything in this process)\n"
       << "  --gbx_order_seed=S     seed of the processes' random orders (default: drawn, and recorded)\n"
       << "  --gbx_benchmark_timeout=S  a benchmark still running after S seconds is killed and recorded failed\n"
-      << "  --gbx_progress=auto|on|off  progress on stderr (auto: on when stderr is a terminal)\n"
+      << "  --gbx_progress=auto|on|off  progress on stderr, naming the benchmark running (auto: a line\n"
+      << "                         rewritten on a terminal, else one at least every 10 s; on: also one per\n"
+      << "                         finished benchmark)\n"
       << "  --gbx_list_not_run     list each benchmark that cannot run here (no CUDA device, say), not just\n"
       << "                         their count and reason\n"
       << load_flags_help();

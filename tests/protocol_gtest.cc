@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "model/protocol.h"
+#include "model/spelling.h"
 
 namespace {
 
@@ -160,6 +161,41 @@ TEST(ParseCommandLine, RefusesAnUnknownGbxFlag) {
   EXPECT_NE(message.find("--gbx_foo=1"), std::string::npos) << message;
   // The message lists the real flags, so that the typo is easy to fix.
   EXPECT_NE(message.find("--gbx_warmup"), std::string::npos) << message;
+}
+
+// A typo gets the nearest spellings first, before the long list of every flag.
+TEST(ParseCommandLine, AMisspelledFlagNamesTheNearestSpellingsFirst) {
+  const auto first_line = [](const Args& args) {
+    const std::string message = refusal(args);
+    return message.substr(0, message.find('\n'));
+  };
+  EXPECT_EQ(first_line({"--gbx_min_sample=5"}), "unknown flag '--gbx_min_sample=5'; did you mean --gbx_min_samples?");
+  EXPECT_EQ(first_line({"--gbx_wramup=3"}), "unknown flag '--gbx_wramup=3'; did you mean --gbx_warmup?")
+      << "two letters swapped";
+  EXPECT_EQ(first_line({"--gbx_Cache=cold"}), "unknown flag '--gbx_Cache=cold'; did you mean --gbx_cache?");
+  EXPECT_EQ(first_line({"--gbx_shards=0/2"}), "unknown flag '--gbx_shards=0/2'; did you mean --gbx_shard?")
+      << "a flag taken out before this parser is still a spelling";
+  EXPECT_EQ(first_line({"--gbx_mix_time=9"}),
+            "unknown flag '--gbx_mix_time=9'; did you mean --gbx_max_time or --gbx_min_time?")
+      << "every spelling at the nearest distance, in the list's order";
+  EXPECT_EQ(first_line({"--gbx_frobnicate=1"}), "unknown flag '--gbx_frobnicate=1'") << "nothing near: no guess";
+  EXPECT_EQ(first_line({"--gbx_chil=3"}).find("did you mean"), std::string::npos) << "internal flags are not offered";
+  EXPECT_NE(refusal({"--gbx_min_sample=5"}).find("--gbx_target_rel_ci"), std::string::npos) << "then the list";
+}
+
+TEST(Spelling, EditDistanceCountsEachSlipOnce) {
+  using gbx::detail::edit_distance;
+  EXPECT_EQ(edit_distance("", ""), 0u);
+  EXPECT_EQ(edit_distance("abc", ""), 3u);
+  EXPECT_EQ(edit_distance("", "abc"), 3u);
+  EXPECT_EQ(edit_distance("warmup", "warmup"), 0u);
+  EXPECT_EQ(edit_distance("warmup", "WARMUP"), 0u) << "case is no slip";
+  EXPECT_EQ(edit_distance("warmup", "wramup"), 1u) << "a swap";
+  EXPECT_EQ(edit_distance("samples", "sample"), 1u) << "a deletion";
+  EXPECT_EQ(edit_distance("cache", "cacher"), 1u) << "an insertion";
+  EXPECT_EQ(edit_distance("cache", "catch"), 2u);
+  EXPECT_EQ(edit_distance("kitten", "sitting"), 3u);
+  EXPECT_EQ(gbx::detail::spelling_list({"a", "b", "c"}, "--"), "--a, --b or --c");
 }
 
 TEST(ParseCommandLine, RefusesARepeatedFlag) {
