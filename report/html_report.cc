@@ -68,14 +68,19 @@ void write_summary(Page& page, const ReportModel& model) {
   card(page, failed, "failed accuracy", failed > 0 ? "gbx-bad" : "gbx-ok");
   card(page, flagged, "flagged (outliers, drift...)");
   std::vector<const ComparisonRow*> slower;
+  VerdictCounts verdicts;
   if (model.comparison) {
-    std::size_t faster = 0;
     for (const auto& row : model.comparison->rows) {
       if (row.verdict == Verdict::slower) slower.push_back(&row);
-      if (row.verdict == Verdict::faster) ++faster;
     }
-    card(page, slower.size(), "slower than " + model.runs[0].label, slower.empty() ? "gbx-ok" : "gbx-bad");
-    card(page, faster, "faster");
+    verdicts = count_verdicts(*model.comparison);
+    card(page, verdicts.slower, "slower than " + model.runs[0].label, slower.empty() ? "gbx-ok" : "gbx-bad");
+    card(page, verdicts.faster, "faster");
+    card(page, verdicts.same, "same");
+    // Every row is counted once: undecided rows are neither slower nor faster nor same.
+    const std::string kinds = undecided_kinds(verdicts);
+    card(page, verdicts.undecided(), kinds.empty() ? "undecided" : "undecided: " + kinds,
+         verdicts.undecided() > 0 ? "gbx-warn" : "");
   }
   if (!model.trends.empty()) card(page, model.runs.size(), "runs in the trend");
   page << "</div>\n<ul class=\"gbx-runs\">";
@@ -94,6 +99,14 @@ void write_summary(Page& page, const ReportModel& model) {
   }
   if (model.comparison && !model.comparison->compatible()) {
     page << "<p class=\"gbx-warning\">The two records are <strong>not compatible</strong>: see the comparison.</p>\n";
+  }
+  if (verdicts.undecided() > 0) {
+    page << "<p class=\"gbx-undecided-line\">Undecided, neither slower, faster nor same: "
+         << html_text(undecided_reasons(verdicts)) << " (<a href=\"#comparison\">comparison</a>).";
+    if (verdicts.slower == 0 && verdicts.unreplicated + verdicts.insufficient > 0) {
+      page << " With nothing slower, such rows make <code>gbx compare</code> exit 3: the gate cannot decide.";
+    }
+    page << "</p>\n";
   }
   if (!slower.empty()) {
     page << "<p>Slower:</p><ul>";

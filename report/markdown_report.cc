@@ -152,13 +152,17 @@ void write_summary(std::ostream& out, const ReportModel& model) {
   for (const auto& reason : not_run_reasons(last)) out << "- " << text(reason.sentence) << "\n";
   if (model.comparison) {
     std::vector<const ComparisonRow*> slower;
-    std::size_t faster = 0;
     for (const auto& row : model.comparison->rows) {
       if (row.verdict == Verdict::slower) slower.push_back(&row);
-      if (row.verdict == Verdict::faster) ++faster;
     }
-    out << "- " << slower.size() << " slower and " << faster << " faster than " << text(model.runs[0].label)
+    // Every row once: the undecided ones too, which "0 slower and 0 faster" alone would hide.
+    const VerdictCounts verdicts = count_verdicts(*model.comparison);
+    const std::string kinds = undecided_kinds(verdicts);
+    out << "- Against " << text(model.runs[0].label) << ": " << verdicts.slower << " slower, " << verdicts.faster
+        << " faster, " << verdicts.same << " same, " << verdicts.undecided() << " undecided"
+        << (kinds.empty() ? "" : " (" + kinds + ")")
         << (model.comparison->compatible() ? "" : " (**the records are not compatible**)") << "\n";
+    if (verdicts.undecided() > 0) out << "  - Undecided: " << text(undecided_reasons(verdicts)) << "\n";
     // A few, as the HTML summary: the comparison below lists them all.
     for (std::size_t i = 0; i < slower.size() && i < kSummaryItems; ++i)
       out << "  - " << text(slower[i]->sentence) << "\n";

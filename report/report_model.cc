@@ -9,6 +9,7 @@
 #include "report/parallel.h"
 #include "report/report_model_json.h"
 #include "stats/bootstrap.h"
+#include "stats/comparison.h"
 #include "stats/statistics.h"
 #include "text/format.h"
 
@@ -321,6 +322,56 @@ RowCounts count_rows(const RunReport& run) {
     if (!row.flags.empty()) ++counts.flagged;
   }
   return counts;
+}
+
+VerdictCounts count_verdicts(const Comparison& comparison) {
+  VerdictCounts counts;
+  for (const auto& row : comparison.rows) {
+    switch (row.verdict) {
+      case Verdict::slower:
+        ++counts.slower;
+        break;
+      case Verdict::faster:
+        ++counts.faster;
+        break;
+      case Verdict::same:
+        ++counts.same;
+        break;
+      case Verdict::inconclusive:
+        ++counts.inconclusive;
+        break;
+      case Verdict::unreplicated:
+        ++counts.unreplicated;
+        break;
+      case Verdict::insufficient:
+        ++counts.insufficient;
+        break;
+    }
+  }
+  return counts;
+}
+
+std::string undecided_kinds(const VerdictCounts& counts) {
+  std::string text;
+  const std::pair<std::size_t, const char*> kinds[] = {{counts.unreplicated, "unreplicated"},
+                                                       {counts.insufficient, "insufficient"},
+                                                       {counts.inconclusive, "inconclusive"}};
+  for (const auto& [count, kind] : kinds) {
+    if (count > 0) text += (text.empty() ? "" : ", ") + std::to_string(count) + " " + kind;
+  }
+  return text;
+}
+
+std::string undecided_reasons(const VerdictCounts& counts) {
+  std::string text;
+  const auto add = [&](std::size_t count, const std::string& kind, const std::string& why) {
+    if (count > 0) text += (text.empty() ? "" : ", ") + std::to_string(count) + " " + kind + " (" + why + ")";
+  };
+  add(counts.unreplicated, "unreplicated",
+      "one process on a side, so the variation between processes was not measured: --gbx_processes");
+  add(counts.insufficient, "insufficient", "fewer than " + std::to_string(kMinSamplesPerSide) + " samples on a side");
+  add(counts.inconclusive, "inconclusive", "the interval neither clears the noise band nor lies inside it");
+  return text;
 }
 
 std::string run_commit(const RunReport& run) {

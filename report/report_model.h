@@ -141,6 +141,27 @@ struct RowCounts {
 };
 RowCounts count_rows(const RunReport& run);
 
+// A comparison's rows by verdict, for the summaries. The undecided ones (inconclusive, unreplicated,
+// insufficient) are counted beside slower, faster and same: a summary of "0 slower, 0 faster" over rows
+// that could not be decided would hide why gbx compare's gate says it cannot decide (exit 3).
+struct VerdictCounts {
+  std::size_t slower = 0;
+  std::size_t faster = 0;
+  std::size_t same = 0;
+  std::size_t inconclusive = 0;
+  std::size_t unreplicated = 0;
+  std::size_t insufficient = 0;
+  std::size_t undecided() const { return inconclusive + unreplicated + insufficient; }
+};
+VerdictCounts count_verdicts(const Comparison& comparison);
+
+// The undecided rows by kind, only the kinds present: "3 unreplicated, 3 insufficient"; "" when none.
+std::string undecided_kinds(const VerdictCounts& counts);
+
+// Each kind of undecided row present, its count and why it could not be decided:
+// "3 unreplicated (one process on a side, ...), 3 insufficient (fewer than 6 samples on a side)".
+std::string undecided_reasons(const VerdictCounts& counts);
+
 // The commit a run was built from: the first word of its "commit" fact ("abc123def456 on main"), or "".
 std::string run_commit(const RunReport& run);
 

@@ -227,6 +227,54 @@ TEST(HtmlReport, ThePageOpensOnTheSummaryAndTheResultsAndEndsOnTheCollapsedDetai
   EXPECT_NE(page.find("class=\"gbx-all-columns\""), std::string::npos) << "a switch shows them";
 }
 
+// Two one-process records 28% apart: three rows unreplicated, three with too few samples. The tiles
+// count them as undecided beside slower, faster and same, and say why, rather than "0 slower, 0 faster"
+// over a run that gbx compare's gate refuses to pass (exit 3).
+TEST(HtmlReport, TheSummaryCountsTheRowsThatCouldNotBeDecided) {
+  const auto record = [](const std::string& file, double scale) {
+    std::vector<Entry> entries;
+    for (const char* name : {"a", "b", "c"}) {
+      entries.push_back(
+          report_test::entry(std::string("p/") + name, "p/n=1", name, report_test::samples_around(1e-3 * scale)));
+      entries.push_back(
+          report_test::entry(std::string("q/") + name, "q/n=1", name, report_test::samples_around(1e-3 * scale, 4)));
+    }
+    return report_test::write(report_test::gbx_record(entries, "run-" + file, "2026-01-01T00:00:00Z"), file);
+  };
+  const std::string page = gbx::tools::html_report(
+      gbx::tools::build_report_model({record("undecided-a", 1.0), record("undecided-b", 1.28)}), {"", ""});
+  const auto summary = page.find("<section id=\"summary\">");
+  const auto results = page.find("<section id=\"results\">");
+  ASSERT_LT(summary, results);
+  const std::string head = page.substr(summary, results - summary);
+  EXPECT_NE(head.find("<b>0</b><span>slower than #1</span>"), std::string::npos) << head;
+  EXPECT_NE(head.find("<b>0</b><span>faster</span>"), std::string::npos) << head;
+  EXPECT_NE(head.find("<b>0</b><span>same</span>"), std::string::npos) << head;
+  EXPECT_NE(
+      head.find("<div class=\"gbx-card gbx-warn\"><b>6</b><span>undecided: 3 unreplicated, 3 insufficient</span>"),
+      std::string::npos)
+      << head;
+  EXPECT_NE(head.find("Undecided, neither slower, faster nor same: 3 unreplicated (one process on a side, "),
+            std::string::npos)
+      << head;
+  EXPECT_NE(head.find(", 3 insufficient (fewer than 6 samples on a side)"), std::string::npos) << head;
+  EXPECT_NE(head.find("exit 3"), std::string::npos) << "the gate's answer is named: " << head;
+
+  // Decided rows leave a plain tile and no sentence; every row is counted once.
+  ReportModel decided = gbx::tools::build_report_model({record("decided-a", 1.0), record("decided-b", 1.28)});
+  ASSERT_TRUE(decided.comparison.has_value());
+  ASSERT_EQ(decided.comparison->rows.size(), 6u);
+  for (std::size_t i = 0; i < decided.comparison->rows.size(); ++i) {
+    decided.comparison->rows[i].verdict = i < 2 ? gbx::Verdict::same : gbx::Verdict::faster;
+  }
+  const std::string plain = gbx::tools::html_report(decided, {"", ""});
+  const std::string plain_head = plain.substr(0, plain.find("<section id=\"results\">"));
+  EXPECT_NE(plain_head.find("<b>4</b><span>faster</span>"), std::string::npos) << plain_head;
+  EXPECT_NE(plain_head.find("<b>2</b><span>same</span>"), std::string::npos) << plain_head;
+  EXPECT_NE(plain_head.find("<div class=\"gbx-card\"><b>0</b><span>undecided</span>"), std::string::npos) << plain_head;
+  EXPECT_EQ(plain_head.find("Undecided"), std::string::npos) << plain_head;
+}
+
 TEST(HtmlReport, ParetoPointsAreLabelledByTheLabelTransformNotATextLayer) {
   Entry fast = report_test::entry("p/a", "p/n=1", "openblas_sgemm", report_test::samples_around(1e-3));
   Entry slow = report_test::entry("p/b", "p/n=1", "cpu_blocked", report_test::samples_around(1.001e-3));

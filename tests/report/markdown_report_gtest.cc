@@ -195,11 +195,34 @@ TEST(MarkdownReport, ItOpensOnTheSummaryAndTheResultsAndEndsOnTheEnvironment) {
   EXPECT_LT(environment, line_of(md, "### Run #1: `.*`")) << md;
   // The summary: the counts of the last run, the regressions and the frontier.
   EXPECT_EQ(line_of(md, "- 3 benchmarks measured \\(run #2\\), 1 failed accuracy, 0 flagged"), summary + 4) << md;
-  EXPECT_EQ(line_of(md, "- 3 slower and 0 faster than #1"), summary + 5) << md;
+  EXPECT_EQ(line_of(md, "- Against #1: 3 slower, 0 faster, 0 same, 0 undecided"), summary + 5) << md;
   EXPECT_EQ(count_lines(md, "  - gemm/m=8 [a-z]+: 5[0-9]\\.[0-9]% slower, ratio .*"), 3) << md;
   const int frontier = line_of(md, "  - gemm/m=8: fast");
   EXPECT_GT(frontier, summary) << md;
   EXPECT_LT(frontier, results) << md;
+}
+
+// One process a side and too few samples: the summary counts those rows as undecided and says why.
+TEST(MarkdownReport, TheSummaryCountsTheRowsThatCouldNotBeDecided) {
+  const auto record = [](const std::string& file, double scale) {
+    std::vector<Entry> entries;
+    for (const char* name : {"a", "b", "c"}) {
+      entries.push_back(
+          report_test::entry(std::string("p/") + name, "p/n=1", name, report_test::samples_around(1e-3 * scale)));
+      entries.push_back(
+          report_test::entry(std::string("q/") + name, "q/n=1", name, report_test::samples_around(1e-3 * scale, 4)));
+    }
+    return report_test::write(report_test::gbx_record(entries, "run-" + file, "2026-01-01T00:00:00Z"), file);
+  };
+  const std::string md = markdown({record("md-undecided-a", 1.0), record("md-undecided-b", 1.28)});
+  const int line =
+      line_of(md, "- Against #1: 0 slower, 0 faster, 0 same, 6 undecided \\(3 unreplicated, 3 insufficient\\)");
+  ASSERT_GT(line, line_of(md, "## Summary")) << md;
+  EXPECT_EQ(line_of(md,
+                    "  - Undecided: 3 unreplicated \\(one process on a side.*\\), 3 insufficient \\(fewer than 6 "
+                    "samples on a side\\)"),
+            line + 1)
+      << md;
 }
 
 TEST(MarkdownReport, BenchmarksThatCouldNotRunGetOneSummaryLinePerReasonAndAList) {
