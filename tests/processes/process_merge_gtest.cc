@@ -7,7 +7,6 @@
 #include <numeric>
 #include <sstream>
 
-#include "processes/process_progress.h"
 #include "processes/process_runner.h"
 #include "processes/shard.h"
 #include "runner/process_child.h"
@@ -300,45 +299,6 @@ TEST(Flags, TheProcessFlagsAreReadAndBadValuesRefused) {
       EXPECT_NE(std::string(error.what()).find(flag), std::string::npos) << error.what();
     }
   }
-}
-
-TEST(Progress, PlainLinesWhenNotATerminal) {
-  std::ostringstream out;
-  Progress progress(out, "on", false, 2);
-  progress.started("gemm/naive/m:256/iterations:1/manual_time");
-  progress.finished("gemm/naive/m:256/iterations:1/manual_time", false);
-  progress.started("gemm/blocked/m:256/iterations:1/manual_time");
-  progress.finished("gemm/blocked/m:256/iterations:1/manual_time", true);
-  progress.close();
-  const std::string text = out.str();
-  EXPECT_EQ(text.find('\r'), std::string::npos);
-  EXPECT_EQ(text.rfind("[1/2] gemm/naive/m:256 ", 0), 0u) << text;
-  EXPECT_NE(text.find(", ETA "), std::string::npos) << text;
-  EXPECT_NE(text.find("\n[2/2] gemm/blocked/m:256 "), std::string::npos) << text;
-  EXPECT_NE(text.find(" FAILED\n"), std::string::npos) << text;
-  std::ostringstream quiet;
-  Progress off(quiet, "auto", false, 2);
-  off.finished("x", false);
-  EXPECT_TRUE(quiet.str().empty());
-}
-
-TEST(Progress, OneRewrittenLineOnATerminal) {
-  std::ostringstream out;
-  Progress progress(out, "auto", true, 3);
-  progress.started("a");
-  progress.finished("a", false);
-  progress.close();
-  const std::string text = out.str();
-  EXPECT_EQ(text.rfind("\r[1/3] a ...", 0), 0u) << text;
-  EXPECT_NE(text.find("\r[1/3] a 0."), std::string::npos) << text;
-  EXPECT_EQ(std::count(text.begin(), text.end(), '\n'), 1);
-}
-
-TEST(Progress, EtaReadsAsAPersonWouldSayIt) {
-  EXPECT_EQ(format_eta(0.4), "0s");
-  EXPECT_EQ(format_eta(45.0), "45s");
-  EXPECT_EQ(format_eta(80.0), "1m20s");
-  EXPECT_EQ(format_eta(7380.0), "2h03m");
 }
 
 }  // namespace
