@@ -14,6 +14,7 @@
 #include "extensions/pair_memory.h"
 #include "extensions/parked_setup.h"
 #include "extensions/random_inputs.h"
+#include "extensions/registrations.h"
 #include "model/interrupt.h"
 #include "model/protocol.h"
 #include "model/sample_channel.h"
@@ -98,6 +99,7 @@ RegisteredBenchmark* register_fixture(std::unique_ptr<FixtureBase> fixture) {
   registration->benchmark = benchmark::RegisterBenchmark(name.c_str(), [registration](benchmark::State& state) {
     registration->fixture->measure_benchmark(state, ArgumentCount::of(*registration->benchmark));
   });
+  detail::remember_registration(name);
   return registration->benchmark->UseManualTime()->Iterations(1);
 }
 

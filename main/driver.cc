@@ -24,7 +24,9 @@
 #include "record/checksum.h"
 #include "record/utf8.h"
 #include "reporters/google_benchmark_flags.h"
+#include "reporters/plain_protocol.h"
 #include "reporters/run_patching.h"
+#include "runner/benchmark_passes.h"
 #include "runner/in_process.h"
 #include "runner/process_child.h"
 #include "runner/worker_child.h"
@@ -148,6 +150,9 @@ int run_main(int argc, char** argv) {
   try {
     output = split_output_flags(line.passthrough);
     set_reported_time_unit(check_google_benchmark_flags(line.passthrough).time_unit);
+    PlainPlan plain = plan_plain_runs(output.for_google_benchmark, line.protocol);
+    output.for_google_benchmark = std::move(plain.args);
+    set_plain_layout(plain.layout);
   } catch (const detail::FlagError& error) {
     return refuse(error.what());
   }
@@ -185,6 +190,13 @@ int run_main(int argc, char** argv) {
   struct ShutdownLast {
     ~ShutdownLast() { benchmark::Shutdown(); }
   } shutdown_last;
+  if (worker_fd < 0 && line.processes.child_fd < 0 && line.processes.describe_fd < 0 && !output.list_tests) {
+    try {
+      check_plain_only_flags(line.passthrough, benchmark::GetBenchmarkFilter(), std::cerr);
+    } catch (const detail::FlagError& error) {
+      return refuse(error.what());
+    }
+  }
   set_active_protocol(line.protocol);
   set_benchmark_observer(std::make_shared<EnvironmentObserver>());
   set_active_load_flags(line.load);

@@ -12,6 +12,8 @@ const char* to_string(TimerKind kind) {
       return "cpu";
     case TimerKind::simulated:
       return "simulated";
+    case TimerKind::manual:
+      return "manual";
   }
   return "unknown";
 }

@@ -12,7 +12,8 @@ namespace gbx::detail {
 
 // Which clock produced a sample; recorded with every measurement.
 // simulated: the tests' timer (tests/support/simulated_timer.h), named in the records they write.
-enum class TimerKind { cuda_event, host_wall, cpu, simulated };
+// manual: a plain Google Benchmark benchmark's own SetIterationTime(), whatever clock it read.
+enum class TimerKind { cuda_event, host_wall, cpu, simulated, manual };
 
 const char* to_string(TimerKind kind);
 

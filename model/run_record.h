@@ -41,6 +41,9 @@ struct RunRecord {
   std::string problem;          // the workload, e.g. "reduce/n=16777216"
   std::string variant;          // the implementation, e.g. "kahan"
   std::string region;           // what the timer brackets: "device", "end_to_end" or "cpu"
+  // What took the samples: "gbx" (a fixture), or "google_benchmark" for a plain benchmark, whose
+  // samples are its repetitions (reporters/plain_samples.h).
+  std::string harness = "gbx";
   double flops_per_run = 0.0;
   double bytes_per_run = 0.0;
   std::uint64_t seed = 0;            // of the random inputs

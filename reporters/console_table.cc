@@ -1,4 +1,5 @@
 #include "reporters/console_table.h"
+#include "reporters/plain_protocol.h"
 #include "reporters/run_error.h"
 #include "text/escape.h"
 #include "text/flag_legend.h"
@@ -22,6 +23,16 @@ std::string short_name(const benchmark::BenchmarkReporter::Run& run) {
   return name;
 }
 
+// Names past this width are printed whole on a line of their own, the row's values on the next.
+constexpr std::size_t kMaxNameWidth = 72;
+
+// "0.0167s" or "0.0167" (seconds) as "0.0167 s"; an iteration count ("100x") as "100 iterations".
+std::string per_sample_text(std::string value) {
+  if (!value.empty() && value.back() == 'x') return value.substr(0, value.size() - 1) + " iterations";
+  if (!value.empty() && value.back() == 's') value.pop_back();
+  return value + " s";
+}
+
 // Left-aligned in width, and never touching the next column.
 std::string pad(std::string text, std::size_t width) {
   text.append(text.size() + 2 <= width ? width - text.size() : 2, ' ');
@@ -35,9 +46,12 @@ ConsoleTable::ConsoleTable(std::ostream& out, detail::Protocol protocol, std::st
 
 void ConsoleTable::print_header(const benchmark::BenchmarkReporter::Context& context) {
   // Wide enough for the longest name Google Benchmark announced, less the suffix the console drops.
+  // A plain benchmark's name keeps its length: allow for one of up to 36 characters.
+  const std::size_t field = context.name_field_width;
   const std::size_t longest =
-      context.name_field_width > kConstantSuffix.size() ? context.name_field_width - kConstantSuffix.size() + 2 : 20;
-  name_width_ = std::clamp<std::size_t>(longest, 20, 160);
+      std::max(field > kConstantSuffix.size() ? field - kConstantSuffix.size() : 0, std::min<std::size_t>(field, 36)) + 2;
+  // A longer name gets a line of its own, so that the columns stay aligned (kMaxNameWidth).
+  name_width_ = std::clamp<std::size_t>(longest, 20, kMaxNameWidth);
   out_ << "gbx run " << run_id_ << " on " << context.cpu_info.num_cpus << " CPUs";
   if (benchmark::BenchmarkReporter::Context::executable_name != nullptr) {
     out_ << ", " << benchmark::BenchmarkReporter::Context::executable_name;
@@ -67,7 +81,9 @@ void ConsoleTable::print_row(const benchmark::BenchmarkReporter::Run& run,
          << std::string(columns.size() + 10, '-') << "\n";
     printed_columns_ = true;
   }
-  std::string line = pad(terminal_text(short_name(run)), name_width_);
+  const std::string name = terminal_text(short_name(run));
+  if (name.size() + 2 > name_width_) out_ << name << "\n";
+  std::string line = pad(name.size() + 2 > name_width_ ? std::string() : name, name_width_);
   if (const auto error = run_error(run)) {
     const bool skipped = record && record->skipped;
     out_ << line << (skipped ? "" : "FAILED: ") << terminal_text(*error) << "\n" << std::flush;
@@ -85,9 +101,10 @@ void ConsoleTable::print_row(const benchmark::BenchmarkReporter::Run& run,
     return;
   }
   if (!analysis || !analysis->summary) {
-    out_ << line << "(no gbx samples)\n" << std::flush;
+    out_ << line << "(no samples)\n" << std::flush;
     return;
   }
+  if (record && record->harness == "google_benchmark") plain_shown_ = true;
   const Summary& s = *analysis->summary;
   const TimeUnit unit = time_unit_for(s.median);
   std::string ci = "-";
@@ -149,6 +166,14 @@ void ConsoleTable::print_footer() {
        << ", samples of at least " << protocol_.batch_resolution_factor
        << " timer resolutions (batched when hot); median and BCa bootstrap 95% CI per run, "
           "within one process (gbx ab measures between processes)\n";
+  if (plain_shown_) {
+    const PlainLayout& plain = plain_layout();
+    out_ << "plain Google Benchmark benchmarks: " << plain.warmup << " warm-up repetition"
+         << (plain.warmup == 1 ? "" : "s") << " discarded, then each repetition of Google Benchmark's loop ("
+         << per_sample_text(plain.per_sample_min_time)
+         << " or more, at the iteration count its first repetition found) is one sample, " << plain.samples
+         << " per --benchmark_repetitions\n";
+  }
   const std::string legend = flag_legend(std::vector<std::string>(flags_shown_.begin(), flags_shown_.end()));
   if (!legend.empty()) out_ << "flags:\n" << legend;
   out_ << std::flush;

@@ -40,6 +40,7 @@ class ConsoleTable {
   std::string run_id_;
   std::size_t name_width_ = 40;
   bool printed_columns_ = false;
+  bool plain_shown_ = false;  // a plain Google Benchmark benchmark's row: the footer says how it was sampled
   bool list_not_run_ = false;
   std::vector<NotRun> not_run_;
   std::set<std::string> flags_shown_;

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cstdlib>
 
+#include "reporters/plain_samples.h"
 #include "reporters/run_error.h"
 #include "reporters/run_patching.h"
 
@@ -32,13 +33,12 @@ bool has_aggregates(const benchmark::BenchmarkReporter::Run& run) {
 }
 
 // not_run[i]: runs[i] could not run here; like the record, the printers leave it out.
-void forward(benchmark::BenchmarkReporter& printer, const std::vector<benchmark::BenchmarkReporter::Run>& runs,
-             const std::vector<bool>& not_run, bool aggregates_only) {
-  std::vector<benchmark::BenchmarkReporter::Run> kept;
+void keep_for_printer(std::vector<benchmark::BenchmarkReporter::Run>& kept,
+                      const std::vector<benchmark::BenchmarkReporter::Run>& runs, const std::vector<bool>& not_run,
+                      bool aggregates_only) {
   for (std::size_t i = 0; i < runs.size(); ++i) {
     if (!(aggregates_only && has_aggregates(runs[i])) && !not_run[i]) kept.push_back(runs[i]);
   }
-  if (!kept.empty()) printer.ReportRuns(kept);
 }
 
 }  // namespace
@@ -100,36 +100,53 @@ std::vector<detail::RunRecord> GbxReporter::unreported_repetitions(const Run& ag
   return matching;
 }
 
+std::optional<detail::RunRecord> GbxReporter::record_for(Run& run) {
+  std::optional<detail::RunRecord> record;
+  if (run.run_type == Run::RT_Aggregate) {
+    // Aggregates follow their instance's repetitions, which this reporter sees unless the
+    // benchmark itself asked for ReportAggregatesOnly(): then they come from the channel.
+    const auto found = repetitions_.find(run.run_name.str());
+    // The first aggregate row of an instance collects them; its other rows (median, stddev...) reuse them.
+    const std::vector<detail::RunRecord>& repetitions =
+        found != repetitions_.end() ? found->second : (repetitions_[run.run_name.str()] = unreported_repetitions(run));
+    patch_aggregate(run, repetitions);
+    if (!repetitions.empty()) record = repetitions.front();
+  } else if (const auto id = record_id_from_label(run.report_label)) {
+    record = channel_.find(*id);
+    if (record && record->skipped) {
+      // setup() never ran to declare the problem: name it as setup() would, reduce/n=4096. A short
+      // form's axes named it already (saxpy/n=65536); its Google Benchmark name has no arguments.
+      const std::string family = record->benchmark.substr(0, record->benchmark.rfind('/'));
+      const std::string named = problem_with_arg_names(family, run.run_name.args);
+      if (!named.empty()) record->problem = named;
+    }
+    if (record) {
+      patch_repetition(run, *record);
+      repetitions_[run.run_name.str()].push_back(*record);
+      consumed_.insert(record->id);
+    }
+  }
+  return record;
+}
+
 void GbxReporter::ReportRuns(const std::vector<Run>& runs) {
-  std::vector<Run> patched(runs);
+  // A plain benchmark's repetitions become its samples (reporters/plain_samples.h); its aggregates
+  // come after, in a call of their own.
+  const auto collapsed = plain_instances_.find(runs.empty() ? std::string() : runs.front().run_name.str());
+  const bool aggregates_of_plain = collapsed != plain_instances_.end() &&
+                                   std::all_of(runs.begin(), runs.end(), [](const Run& run) {
+                                     return run.run_type == Run::RT_Aggregate;
+                                   });
+  const PlainRows plain =
+      aggregates_of_plain ? plain_aggregates(runs, collapsed->second) : collapse_plain_runs(runs, plain_layout());
+  if (plain.plain && !aggregates_of_plain && !runs.empty()) plain_instances_[runs.front().run_name.str()] = plain;
+  if (plain.plain && plain.runs.empty()) return;
+  std::vector<Run> patched(plain.plain ? plain.runs : runs);
   std::vector<bool> not_run;
   bool instance_failed = false;
-  for (auto& run : patched) {
-    std::optional<detail::RunRecord> record;
-    if (run.run_type == Run::RT_Aggregate) {
-      // Aggregates follow their instance's repetitions, which this reporter sees unless the
-      // benchmark itself asked for ReportAggregatesOnly(): then they come from the channel.
-      const auto found = repetitions_.find(run.run_name.str());
-      // The first aggregate row of an instance collects them; its other rows (median, stddev...) reuse them.
-      const std::vector<detail::RunRecord>& repetitions =
-          found != repetitions_.end() ? found->second
-                                      : (repetitions_[run.run_name.str()] = unreported_repetitions(run));
-      patch_aggregate(run, repetitions);
-      if (!repetitions.empty()) record = repetitions.front();
-    } else if (const auto id = record_id_from_label(run.report_label)) {
-      record = channel_.find(*id);
-      if (record && record->skipped) {
-        // setup() never ran to declare the problem: name it as setup() would, reduce/n=4096.
-        const std::string family = record->benchmark.substr(0, record->benchmark.rfind('/'));
-        const std::string named = problem_with_arg_names(family, run.run_name.args);
-        if (!named.empty()) record->problem = named;
-      }
-      if (record) {
-        patch_repetition(run, *record);
-        repetitions_[run.run_name.str()].push_back(*record);
-        consumed_.insert(record->id);
-      }
-    }
+  for (std::size_t i = 0; i < patched.size(); ++i) {
+    Run& run = patched[i];
+    std::optional<detail::RunRecord> record = plain.plain ? plain.records[i] : record_for(run);
     if (run.run_type == Run::RT_Iteration && run_error(run) && !(record && record->skipped)) {
       any_failed_ = true;
       instance_failed = true;
@@ -154,14 +171,23 @@ void GbxReporter::ReportRuns(const std::vector<Run>& runs) {
     if (first != patched.end()) on_finished_(first->run_name.str(), instance_failed);
   }
   json_->ReportRuns(patched);
-  if (file_printer_) forward(*file_printer_, patched, not_run, file_aggregates_only_);
-  if (display_ != nullptr) forward(*display_, patched, not_run, display_aggregates_only_);
+  // The printers get every run at once, at the end: Google Benchmark's CSV printer takes its
+  // columns from the first runs it is given and aborts on a counter it has not seen, and plain and
+  // gbx benchmarks, or two plain ones, have different counters.
+  if (file_printer_) keep_for_printer(file_runs_, patched, not_run, file_aggregates_only_);
+  if (display_ != nullptr) keep_for_printer(display_runs_, patched, not_run, display_aggregates_only_);
 }
 
 void GbxReporter::Finalize() {
   json_->Finalize();
-  if (file_printer_) file_printer_->Finalize();
-  if (display_ != nullptr) display_->Finalize();
+  if (file_printer_) {
+    if (!file_runs_.empty()) file_printer_->ReportRuns(file_runs_);
+    file_printer_->Finalize();
+  }
+  if (display_ != nullptr) {
+    if (!display_runs_.empty()) display_->ReportRuns(display_runs_);
+    display_->Finalize();
+  }
   if (console_ != nullptr) console_->print_footer();
 }
 

@@ -15,6 +15,7 @@
 #include "analysis/run_analysis.h"
 #include "model/sample_channel.h"
 #include "reporters/console_table.h"
+#include "reporters/plain_samples.h"
 
 namespace gbx {
 
@@ -66,18 +67,23 @@ class GbxReporter : public benchmark::BenchmarkReporter {
   std::ostringstream file_output_;
   std::vector<std::optional<detail::RunRecord>> entries_;
   std::vector<std::optional<RunAnalysis>> analyses_;
+  std::vector<Run> file_runs_;     // for file_printer_, at Finalize
+  std::vector<Run> display_runs_;  // for display_, at Finalize
   ConsoleTable* console_ = nullptr;
   AnalysisOptions analysis_options_;
   // The records behind each benchmark instance's repetitions, for its aggregate rows (whose label
   // Google Benchmark empties when the repetitions' labels differ).
   std::map<std::string, std::vector<detail::RunRecord>> repetitions_;
   std::set<std::int64_t> consumed_;  // records already tied to a reported row
+  std::map<std::string, PlainRows> plain_instances_;  // a plain instance's rows, for its aggregates
   bool display_aggregates_only_ = false;
   bool file_aggregates_only_ = false;
   bool any_failed_ = false;
   bool analyze_ = true;
   std::function<void(const std::string&, bool)> on_finished_;
 
+  // A gbx benchmark's run: its record from the channel, the run patched with it.
+  std::optional<detail::RunRecord> record_for(Run& run);
   // For aggregates whose repetitions were never reported: the instance's latest records.
   std::vector<detail::RunRecord> unreported_repetitions(const Run& aggregate);
 };

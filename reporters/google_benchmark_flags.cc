@@ -33,8 +33,8 @@ struct Given {
 
 std::map<std::string, Given> given_values(const std::vector<std::string>& args) {
   static const char* const names[] = {
-      "benchmark_min_time",         "benchmark_min_warmup_time", "benchmark_dry_run",   "benchmark_perf_counters",
-      "benchmark_counters_tabular", "benchmark_color",           "benchmark_time_unit", "benchmark_filter"};
+      "benchmark_dry_run", "benchmark_perf_counters", "benchmark_counters_tabular",
+      "benchmark_color",   "benchmark_time_unit",     "benchmark_filter"};
   std::map<std::string, Given> values;
   for (const std::string name : names) {
     std::string variable;
@@ -77,16 +77,6 @@ GoogleBenchmarkFlags check_google_benchmark_flags(const std::vector<std::string>
     const auto found = given.find(name);
     return found == given.end() ? nullptr : &found->second;
   };
-  if (const Given* v = value_of("benchmark_min_time")) {
-    refuse(*v,
-           "does not apply: a gbx benchmark runs one Google Benchmark iteration per repetition, and samples by "
-           "gbx's protocol; use --gbx_min_time=SECONDS (sample until the samples span this long), "
-           "--gbx_max_time=SECONDS (the time bound per benchmark), --gbx_min_samples=N or "
-           "--gbx_target_rel_ci=R (sample until the median is this precise)");
-  }
-  if (const Given* v = value_of("benchmark_min_warmup_time")) {
-    refuse(*v, "does not apply: use --gbx_warmup=N (runs discarded before sampling)");
-  }
   if (const Given* v = value_of("benchmark_dry_run"); v && truthy(v->value)) {
     refuse(*v,
            "does not apply: use --benchmark_list_tests to see the selection, or --gbx_warmup=0 --gbx_min_samples=1 "

@@ -20,8 +20,8 @@ struct GoogleBenchmarkFlags {
 };
 
 // Checks Google Benchmark's flags among args (argv without argv[0] and the --gbx_* flags). Throws
-// FlagError naming the flag and, for one gbx replaces, gbx's own flag: --benchmark_min_time,
-// --benchmark_min_warmup_time, --benchmark_dry_run, --benchmark_perf_counters, a true
+// FlagError naming the flag and, for one gbx replaces, gbx's own flag:
+// --benchmark_dry_run, --benchmark_perf_counters, a true
 // --benchmark_counters_tabular or --benchmark_color; a bad --benchmark_time_unit or an invalid
 // regular expression in --benchmark_filter.
 GoogleBenchmarkFlags check_google_benchmark_flags(const std::vector<std::string>& args);

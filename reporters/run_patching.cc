@@ -12,9 +12,13 @@ using Run = benchmark::BenchmarkReporter::Run;
 
 namespace {
 
-// Google Benchmark's own aggregates, by name, as it defines them (sample standard deviation, 0 for
-// one value; cv = stddev / mean). Needed from 1.8 on, where an aggregate row no longer carries the
-// statistics it was computed with; a user-defined statistic then keeps Google Benchmark's value.
+std::optional<benchmark::TimeUnit> reported_time_unit;
+
+}  // namespace
+
+// Sample standard deviation, 0 for one value; cv = stddev / mean. Needed from 1.8 on, where an
+// aggregate row no longer carries the statistics it was computed with; a user-defined statistic
+// then keeps Google Benchmark's value.
 std::optional<double> standard_statistic(const std::string& name, const std::vector<double>& values) {
   const auto summary = summarize(values);
   if (!summary) return std::nullopt;
@@ -25,14 +29,10 @@ std::optional<double> standard_statistic(const std::string& name, const std::vec
   return std::nullopt;
 }
 
-std::optional<benchmark::TimeUnit> reported_time_unit;
-
 // A run's times are kept in seconds; its unit only scales what is printed and written.
 void apply_reported_time_unit(Run& run) {
   if (reported_time_unit) run.time_unit = *reported_time_unit;
 }
-
-}  // namespace
 
 void set_reported_time_unit(std::optional<benchmark::TimeUnit> unit) { reported_time_unit = unit; }
 

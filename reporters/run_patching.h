@@ -3,6 +3,7 @@
 #include <benchmark/benchmark.h>
 
 #include <optional>
+#include <string>
 #include <vector>
 
 #include "model/sample_channel.h"
@@ -12,6 +13,12 @@ namespace gbx {
 // --benchmark_time_unit: the unit every patched run (repetition or aggregate) reports its times in,
 // whatever unit its benchmark registered; none: its own. Set once, before the benchmarks run.
 void set_reported_time_unit(std::optional<benchmark::TimeUnit> unit);
+// Gives run that unit, when one was set; its times stay in seconds.
+void apply_reported_time_unit(benchmark::BenchmarkReporter::Run& run);
+
+// Google Benchmark's own aggregates (mean, median, stddev, cv) over values, as it defines them;
+// nothing for another name.
+std::optional<double> standard_statistic(const std::string& name, const std::vector<double>& values);
 
 // Rewrites a repetition's run with what its fixture measured: the label becomes the problem name,
 // cpu_time becomes the process CPU time per run while sampling (Google Benchmark would report the

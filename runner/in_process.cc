@@ -19,22 +19,26 @@
 #include "reporters/console_table.h"
 #include "reporters/gbx_reporter.h"
 #include "reporters/google_benchmark_flags.h"
+#include "runner/benchmark_passes.h"
 #include "writer/record_finisher.h"
 
 namespace gbx {
 
 namespace {
 
-// Progress of a run in this process: it needs the selection's size, which a listing child gives.
+// Progress of a run in this process: it needs the selection, in the order it runs, which a listing
+// child gives; Google Benchmark tells only when each benchmark finishes, so the next one is named from it.
 std::unique_ptr<Progress> in_process_progress(const std::vector<std::string>& command, const std::string& mode,
                                               bool listing) {
   const bool terminal = ::isatty(2) != 0;
-  if (listing || mode == "off" || (mode == "auto" && !terminal)) return nullptr;
+  if (listing || mode == "off") return nullptr;
   try {
-    const auto names = list_benchmarks(self_executable(), std::vector<std::string>(command.begin() + 1, command.end()));
-    return std::make_unique<Progress>(std::cerr, mode, terminal, names.size());
+    auto names = list_benchmarks(self_executable(), std::vector<std::string>(command.begin() + 1, command.end()));
+    auto progress = std::make_unique<Progress>(std::cerr, mode, terminal, names.size());
+    progress->run_in_order(std::move(names));
+    return progress;
   } catch (const std::exception& error) {
-    std::cerr << "gbx: no progress: " << error.what() << "\n";
+    if (mode == "on" || terminal) std::cerr << "gbx: no progress: " << error.what() << "\n";
     return nullptr;
   }
 }
@@ -64,7 +68,11 @@ int run_in_process(const std::vector<std::string>& command, const detail::Comman
   if (progress) {
     reporter.set_on_finished([&progress](const std::string& name, bool failed) { progress->finished(name, failed); });
   }
-  benchmark::RunSpecifiedBenchmarks(&reporter);
+  if (listing) {
+    benchmark::RunSpecifiedBenchmarks(&reporter);
+  } else {
+    run_benchmarks(reporter, benchmark::GetBenchmarkFilter());
+  }
   if (progress) progress->close();
   if (output.list_tests) return 0;
   // Google Benchmark reports nothing, not even its context, when the filter matched no benchmark.

@@ -16,6 +16,7 @@
 #include "model/interrupt.h"
 #include "processes/shard.h"
 #include "reporters/gbx_reporter.h"
+#include "runner/benchmark_passes.h"
 #include "writer/json_record.h"
 #include "writer/process_merge.h"
 #include "writer/run_record_wire.h"
@@ -60,7 +61,7 @@ int run_child(int fd) {
     send_event(fd, {{"event", "start"}, {"name", name}});
     GbxReporter reporter(nullptr, nullptr);
     reporter.set_analyze(false);  // the parent analyses every process's samples together
-    benchmark::RunSpecifiedBenchmarks(&reporter, exact_filter(name));
+    run_benchmarks(reporter, exact_filter(name));
     const auto json = nlohmann::json::parse(replace_non_finite_with_null(reporter.google_benchmark_json()));
     const auto& benchmarks = json.at("benchmarks");
     nlohmann::json rows = nlohmann::json::array();

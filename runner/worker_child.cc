@@ -22,6 +22,7 @@
 #include "processes/shard.h"
 #include "processes/shared_inputs.h"
 #include "reporters/gbx_reporter.h"
+#include "runner/benchmark_passes.h"
 #include "runner/process_child.h"
 #include "writer/json_record.h"
 #include "writer/run_record_wire.h"
@@ -54,7 +55,7 @@ nlohmann::json run_block(const detail::Protocol& declared, const std::string& na
   GbxReporter reporter(nullptr, nullptr);
   reporter.set_analyze(false);  // the parent analyses the blocks of both sides together
   const std::int64_t start = monotonic_ns();
-  benchmark::RunSpecifiedBenchmarks(&reporter, exact_filter(name));
+  run_benchmarks(reporter, exact_filter(name));
   const std::int64_t end = monotonic_ns();
   set_active_protocol(declared);
   nlohmann::json rows = nlohmann::json::array();

@@ -66,7 +66,8 @@ nlohmann::json entry_json(const detail::RunRecord& r, bool aggregate, const RunA
                    // The dataset's version: the seed and how values are drawn from it.
                    {"generator", "std::mt19937_64, uniform in [-1, 1); the i-th input of setup() from seed + i"}};
   g["skipped"] = r.skipped;
-  g["precision"] = r.precision;
+  if (r.harness != "gbx") g["harness"] = r.harness;
+  if (!r.precision.empty()) g["precision"] = r.precision;
   g["accuracy"] = accuracy_json(r);
   g["memory"] = memory_json(r.memory);
   if (!r.error.empty()) return g;

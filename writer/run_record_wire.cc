@@ -19,7 +19,7 @@ using Json = nlohmann::json;
 
 detail::TimerKind timer_from(const std::string& text) {
   for (detail::TimerKind kind : {detail::TimerKind::cuda_event, detail::TimerKind::host_wall, detail::TimerKind::cpu,
-                                 detail::TimerKind::simulated}) {
+                                 detail::TimerKind::simulated, detail::TimerKind::manual}) {
     if (text == to_string(kind)) return kind;
   }
   throw std::runtime_error("unknown timer '" + text + "' in a child's report");
@@ -33,6 +33,7 @@ Json run_record_json(const detail::RunRecord& r) {
             {"problem", r.problem},
             {"variant", r.variant},
             {"region", r.region},
+            {"harness", r.harness},
             {"flops_per_run", finite_or_null(r.flops_per_run)},
             {"bytes_per_run", finite_or_null(r.bytes_per_run)},
             {"seed", r.seed},
@@ -48,7 +49,8 @@ Json run_record_json(const detail::RunRecord& r) {
                      {"nan_count", a.nan_count},
                      {"reference", a.reference},
                      {"tolerance", finite_or_null(a.tolerance)},
-                     {"passed", a.passed}};
+                     {"passed", a.passed},
+                     {"note", a.note}};
   }
   const detail::MemoryUsage& mem = r.memory;
   j["memory"] = {{"device_bytes", mem.device_bytes ? Json(*mem.device_bytes) : Json()},
@@ -103,6 +105,7 @@ detail::RunRecord run_record_from_json(const Json& j) {
   r.problem = j.at("problem").get<std::string>();
   r.variant = j.at("variant").get<std::string>();
   r.region = j.at("region").get<std::string>();
+  r.harness = j.value("harness", std::string("gbx"));
   r.flops_per_run = number_or(j, "flops_per_run", std::nan(""));
   r.bytes_per_run = number_or(j, "bytes_per_run", std::nan(""));
   r.seed = j.at("seed").get<std::uint64_t>();
@@ -119,6 +122,7 @@ detail::RunRecord run_record_from_json(const Json& j) {
     acc.reference = a->at("reference").get<std::string>();
     acc.tolerance = number_or(*a, "tolerance", std::nan(""));
     acc.passed = a->at("passed").get<bool>();
+    acc.note = a->value("note", std::string());
     r.accuracy = acc;
   }
   const Json& mem = j.at("memory");
