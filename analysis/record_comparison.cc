@@ -29,8 +29,13 @@ const GateField kGate[] = {
     {"Boost version", "/gbx/environment/build/boost", false},
     {"OpenBLAS version", "/gbx/environment/build/openblas", false},
     {"CUDA toolkit", "/gbx/environment/build/cuda_toolkit", false},
+    // The program's own build (a Debug build against a Release one measures the compiler, not the
+    // change), then gbx's, whose measurement loop the timings go through.
     {"build type", "/gbx/environment/build/build_type", false},
+    {"optimisation level", "/gbx/environment/build/optimization", false},
+    {"compiled with optimisation", "/gbx/environment/build/optimized", false},
     {"compiler", "/gbx/environment/build/compiler", false},
+    {"gbx's build type", "/gbx/environment/build/gbx/build_type", false},
     {"virtual machine", "/gbx/environment/host/virtualization/guest", false},
     {"protocol: cache", "/gbx/protocol/cache", false},
     {"protocol: warm-up runs", "/gbx/protocol/warmup_runs", false},

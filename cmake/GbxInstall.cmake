@@ -1,7 +1,10 @@
-# Installs gbx as a CMake package: find_package(gbx CONFIG) gives gbx::main (main() and everything
-# behind it) and gbx::extensions (the fixtures), with the umbrella include/gbx/gbx.h, the one header a
-# consumer names, and what it includes under include/gbx/detail/<folder>/ (cmake/GbxPublicHeaders.cmake). Also installs the
-# gbx command-line tool and the charting libraries its HTML report inlines.
+# Installs gbx as a CMake package: find_package(gbx CONFIG) gives gbx::main (main() and everything behind
+# it), gbx::gbx (everything but main(), for a program that keeps its own and calls gbx::run_main) and
+# gbx::extensions (the fixtures), with the umbrella include/gbx/gbx.h, the one header a consumer names,
+# and what it includes under include/gbx/detail/<folder>/ (cmake/GbxPublicHeaders.cmake). gbx::main and
+# gbx::gbx compile two sources inside the consumer's own target (share/gbx/): main() and the program's
+# build and source facts (cmake/GbxProgramFacts.cmake). Also installs the gbx command-line tool and the
+# charting libraries its HTML report inlines.
 include(CMakePackageConfigHelpers)
 
 set(GBX_INSTALL_CMAKEDIR "${CMAKE_INSTALL_LIBDIR}/cmake/gbx" CACHE STRING
@@ -22,6 +25,12 @@ install(TARGETS ${gbx_exported_targets}
   RUNTIME DESTINATION ${CMAKE_INSTALL_BINDIR})
 
 install(FILES ${PROJECT_SOURCE_DIR}/include/gbx/gbx.h DESTINATION ${CMAKE_INSTALL_INCLUDEDIR}/gbx)
+install(FILES ${PROJECT_SOURCE_DIR}/include/gbx/detail/program_facts.h DESTINATION ${CMAKE_INSTALL_INCLUDEDIR}/gbx/detail)
+# Compiled in the consumer's target, not in a library (main/CMakeLists.txt says why), with the CMake that
+# makes the program's facts, which the package config runs.
+set(GBX_INSTALL_SOURCEDIR "${CMAKE_INSTALL_DATADIR}/gbx")
+install(FILES ${PROJECT_SOURCE_DIR}/main/gbx_main.cc ${PROJECT_SOURCE_DIR}/main/gbx_program_facts.cc
+        DESTINATION ${GBX_INSTALL_SOURCEDIR})
 foreach(header IN LISTS GBX_PUBLIC_HEADERS)
   get_filename_component(folder "${header}" DIRECTORY)
   install(FILES ${PROJECT_SOURCE_DIR}/${header} DESTINATION ${CMAKE_INSTALL_INCLUDEDIR}/gbx/detail/${folder})
@@ -98,10 +107,12 @@ endforeach()
 
 configure_package_config_file(cmake/gbxConfig.cmake.in
   ${PROJECT_BINARY_DIR}/gbxConfig.cmake
-  INSTALL_DESTINATION ${GBX_INSTALL_CMAKEDIR})
+  INSTALL_DESTINATION ${GBX_INSTALL_CMAKEDIR}
+  PATH_VARS GBX_INSTALL_SOURCEDIR)
 # 0.x releases keep one major version; SameMajorVersion accepts any 0.y request.
 write_basic_package_version_file(${PROJECT_BINARY_DIR}/gbxConfigVersion.cmake
   VERSION ${PROJECT_VERSION}
   COMPATIBILITY SameMajorVersion)
 install(FILES ${PROJECT_BINARY_DIR}/gbxConfig.cmake ${PROJECT_BINARY_DIR}/gbxConfigVersion.cmake
+              ${PROJECT_SOURCE_DIR}/cmake/GbxProgramFacts.cmake ${PROJECT_SOURCE_DIR}/cmake/GbxGitFacts.cmake
   DESTINATION ${GBX_INSTALL_CMAKEDIR})

@@ -1,8 +1,9 @@
 #pragma once
 
 // The parts of the environment capture, one file per concern: host.cc (the machine and the
-// process), versions.cc (the build and the libraries loaded), source.cc (git and the dependency lock),
-// gpus.cc (CUDA devices and NVML); environment.cc puts them together. Internal to gbx_environment.
+// process), versions.cc (gbx's build and the libraries loaded), source.cc (the program's build and
+// source, gbx's source, and the dependency lock), gpus.cc (CUDA devices and NVML); environment.cc puts
+// them together. Internal to gbx_environment.
 
 #include <nlohmann/json.hpp>
 
@@ -60,6 +61,10 @@ CudaVersions cuda_versions();
 Json build_json(const Maybe& openblas_version, const OpenBlas& blas, const Maybe& cublas);
 
 // source.cc
+// The program's own build facts (build_type, flags, optimization, optimized, assertions, compiler,
+// compiler_path, cmake) into `build`: registered by the program, or null with the reason.
+void put_program_build(Json& build);
+// The program's git answer, gbx's own under "gbx", and the dependency lock over `build`'s versions.
 Json source_json(const Json& build, const CudaVersions& cuda);
 
 // gpus.cc

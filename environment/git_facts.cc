@@ -4,11 +4,11 @@
 
 namespace gbx::environment_detail {
 
-const GitFacts git_facts = {fixed_git_text(GBX_GIT_COMMIT),
-                            fixed_git_text(GBX_GIT_COMMIT_UNAVAILABLE),
-                            GBX_GIT_DIRTY,
-                            fixed_git_text(GBX_GIT_DIRTY_UNAVAILABLE),
-                            fixed_git_text(GBX_GIT_BRANCH),
-                            fixed_git_text(GBX_GIT_BRANCH_UNAVAILABLE)};
+const detail::GitFacts git_facts = {detail::fact_text(GBX_GIT_COMMIT),
+                                    detail::fact_text(GBX_GIT_COMMIT_UNAVAILABLE),
+                                    GBX_GIT_DIRTY,
+                                    detail::fact_text(GBX_GIT_DIRTY_UNAVAILABLE),
+                                    detail::fact_text(GBX_GIT_BRANCH),
+                                    detail::fact_text(GBX_GIT_BRANCH_UNAVAILABLE)};
 
 }  // namespace gbx::environment_detail

@@ -1,4 +1,4 @@
-// The build (compiler, flags, type) and the versions of the libraries built in or loaded.
+// The build: the program's (source.cc), gbx's own, and the versions of the libraries built in or loaded.
 #include <benchmark/benchmark.h>
 #include <dlfcn.h>
 #include <openssl/crypto.h>
@@ -118,18 +118,31 @@ CudaVersions cuda_versions() {
 #endif
 }
 
+namespace {
+
+// gbx's own build, apart from the program's (build.gbx): the library the program linked.
+Json gbx_build_json() {
+  Json gbx;
+  gbx["version"] = GBX_BUILD_VERSION;
+  put(gbx, "build_type", from_macro(GBX_BUILD_TYPE, "CMAKE_BUILD_TYPE was empty"));
+  gbx["flags"] = GBX_BUILD_CXX_FLAGS;
+#ifdef NDEBUG
+  gbx["assertions"] = false;
+#else
+  gbx["assertions"] = true;
+#endif
+  put(gbx, "compiler", from_macro(GBX_BUILD_CXX_COMPILER, "CMake did not identify the compiler"));
+  put(gbx, "compiler_path", from_macro(GBX_BUILD_CXX_COMPILER_PATH, "CMake did not name the compiler"));
+  gbx["cmake"] = GBX_BUILD_CMAKE_VERSION;
+  return gbx;
+}
+
+}  // namespace
+
 Json build_json(const Maybe& openblas_version, const OpenBlas& blas, const Maybe& cublas) {
   Json build;
-  put(build, "compiler", from_macro(GBX_BUILD_CXX_COMPILER, "CMake did not identify the compiler"));
-  put(build, "compiler_path", from_macro(GBX_BUILD_CXX_COMPILER_PATH, "CMake did not name the compiler"));
-  build["flags"] = GBX_BUILD_CXX_FLAGS;
-  put(build, "build_type", from_macro(GBX_BUILD_TYPE, "CMAKE_BUILD_TYPE was empty"));
-  build["cmake"] = GBX_BUILD_CMAKE_VERSION;
-#ifdef NDEBUG
-  build["assertions"] = false;
-#else
-  build["assertions"] = true;
-#endif
+  put_program_build(build);
+  build["gbx"] = gbx_build_json();
 #ifdef GBX_HAVE_CUDA
   build["cuda"] = true;
 #else

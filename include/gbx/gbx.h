@@ -13,3 +13,14 @@
 #include "extensions/cuda_fixture.h"
 #include "extensions/cuda_short_form.h"
 #endif
+
+namespace gbx {
+
+// gbx's main: the --gbx_* and Google Benchmark flags, the selected benchmarks run under gbx's protocol,
+// the console table and the record. gbx::main's main() is just this call. A program that keeps its own
+// main() links gbx::gbx instead (everything but main()) and ends it with `return gbx::run_main(argc,
+// argv);`, after its own setup. Exit codes: 0 every benchmark ran, or was skipped for want of a device;
+// 1 a benchmark failed; 2 bad flags or an output path that cannot be written (before anything runs).
+int run_main(int argc, char** argv);
+
+}  // namespace gbx

@@ -6,11 +6,13 @@
 
 FILE: archives and objects (a ';'-list counts as several).
 
-1. git's answer changes no code: environment/git_facts.cc and environment/source.cc, compiled with
-   compile_commands.json's own commands against the git_info.h that cmake/GbxBuildInfo.cmake writes
-   for five checkouts made here (a clean branch; a long non-ASCII branch with a tracked file changed;
-   a detached HEAD; a folder without .git; git not found), give objects whose loaded sections have
-   the same sizes, and source.cc the same bytes of code.
+1. git's answer changes no code: the two sources that hold it, environment/git_facts.cc (gbx's own,
+   in gbx's library) and main/gbx_program_facts.cc (the program's, compiled inside each bench binary),
+   compiled with compile_commands.json's own commands against the header that cmake/GbxGitFacts.cmake
+   writes for five checkouts made here (a clean branch; a long non-ASCII branch with a tracked file
+   changed; a detached HEAD; a folder without .git; git not found), give objects whose loaded sections
+   have the same sizes, and gbx_program_facts.cc (which has code: it registers the facts) the same
+   bytes of code.
 2. No checkout's path is compiled in: no FILE (gbx's libraries, the bench families' objects) holds a
    path under SOURCE_DIR of a gbx source in one of the LAYERS, bench/ or include/. --no-paths skips
    this part, saying why.
@@ -73,13 +75,26 @@ def checkouts(root):
     return made
 
 
+# Each source that holds git's answer: the include folder its command names, and the header there.
+HOLDERS = {
+    "environment/git_facts.cc": ("generated", "environment/git_info.h"),
+    "main/gbx_program_facts.cc": ("gbx_program_facts", "gbx_program_git.h"),
+}
+
+
 def generate(checkout, git_path, generated):
-    out = generated / "environment" / "git_info.h"
+    """The generator's header for one checkout, written where each holder's command will find it."""
     env = dict(os.environ, GIT_CEILING_DIRECTORIES=str(checkout.parent))
-    subprocess.run([args.cmake, f"-DGBX_SOURCE_DIR={checkout}", f"-DGIT_EXECUTABLE={git_path}",
-                    f"-DGBX_OUTPUT={out}", "-P", str(source_dir / "cmake/GbxBuildInfo.cmake")],
-                   env=env, check=True)
-    return out.read_text(encoding="utf-8")
+    texts = []
+    for folder, header in HOLDERS.values():
+        out = generated / folder / header
+        subprocess.run([args.cmake, f"-DGBX_SOURCE_DIR={checkout}", f"-DGIT_EXECUTABLE={git_path}",
+                        f"-DGBX_OUTPUT={out}", "-P", str(source_dir / "cmake/GbxGitFacts.cmake")],
+                       env=env, check=True)
+        texts.append(out.read_text(encoding="utf-8"))
+    if len(set(texts)) != 1:
+        sys.exit(f"layout_test: one checkout, two answers: {texts}")
+    return texts[0]
 
 
 def command_for(source):
@@ -92,6 +107,8 @@ def command_for(source):
 
 def compile_with(source, generated, out):
     words, directory = command_for(source)
+    folder = HOLDERS[source][0]
+    replaced = "-I" + str(generated / folder)
     kept = []
     skip = False
     for word in words:
@@ -103,9 +120,9 @@ def compile_with(source, generated, out):
             continue
         if word == "-MD":
             continue
-        kept.append("-I" + str(generated) if word == f"-I{build_dir}/generated" else word)
-    if "-I" + str(generated) not in kept:
-        sys.exit(f"layout_test: {source}'s command has no -I{build_dir}/generated to replace: {shlex.join(words)}")
+        kept.append(replaced if word == f"-I{build_dir}/{folder}" else word)
+    if replaced not in kept:
+        sys.exit(f"layout_test: {source}'s command has no -I{build_dir}/{folder} to replace: {shlex.join(words)}")
     subprocess.run(kept + ["-o", str(out)], cwd=directory, check=True)
 
 
@@ -138,13 +155,13 @@ with tempfile.TemporaryDirectory() as tmp:
             failures.append(f"the generator gave '{name}' the same git_info.h as '{twins[0]}'")
     if "d\u00e9p\u00f4t" not in headers["long_branch"]:
         failures.append("the long branch is not in its git_info.h:\n" + headers["long_branch"])
-    for source in ("environment/git_facts.cc", "environment/source.cc"):
+    for source in HOLDERS:
         seen = {}
         for name in headers:
             obj = work / f"{name}-{pathlib.Path(source).stem}.o"
             compile_with(source, work / name, obj)
-            # Only source.cc's code must be the same bytes: git_facts.cc holds the answer.
-            seen[name] = (sections(obj), code_bytes(obj) if source.endswith("source.cc") else b"")
+            # Both hold the answer as data; gbx_program_facts.cc's code (the registration) must be the same bytes.
+            seen[name] = (sections(obj), code_bytes(obj) if source.startswith("main/") else b"")
         first_name, (first_sizes, first_code) = next(iter(seen.items()))
         for name, (sizes, code) in seen.items():
             changed = sorted(key for key in set(sizes) | set(first_sizes) if sizes.get(key) != first_sizes.get(key))

@@ -1,5 +1,5 @@
-// One CPU fixture, registered the way gbx's own families are: proves that the umbrella header,
-// the installed libraries and main() are enough for a bench binary.
+// gbx's two forms of a CPU benchmark, a class-form fixture and a short-form function with an axis:
+// proves that the umbrella header, the installed libraries and gbx::main are enough for a bench binary.
 #include <cstddef>
 #include <cstdint>
 #include <string>
