@@ -129,7 +129,7 @@ void add_flags(const detail::RunRecord& record, RunAnalysis& a) {
     std::snprintf(text, sizeof text, "ACCURACY FAILED: rel L2 error %.3g > tolerance %.3g%s", acc.rel_l2_error,
                   acc.tolerance,
                   acc.nan_count > 0 ? (", " + std::to_string(acc.nan_count) + " NaN outputs").c_str() : "");
-    a.flags.push_back({"accuracy_failed", acc.rel_l2_error, text});
+    a.flags.push_back({"accuracy_failed", acc.rel_l2_error, text + (acc.note.empty() ? "" : ": " + acc.note)});
   }
   const detail::Measurement& m = record.measurement;
   if (!record.stopping.reached) add_stop_flag(record, a);

@@ -5,6 +5,11 @@
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
+#include <iostream>
+#include <mutex>
+#include <set>
+
+#include "extensions/host_memory.h"
 
 namespace gbx {
 
@@ -38,7 +43,7 @@ detail::AxisValue text_value(const std::string& name, const std::string& v) {
 }
 
 [[noreturn]] void bad_value(const std::string& axis, const std::string& text, const std::string& expected) {
-  throw AxisError("invalid value '" + text + "' for axis '" + axis + "' in --gbx_axis: expected " + expected);
+  throw AxisError("invalid value '" + text + "' for axis '" + axis + "': expected " + expected);
 }
 
 std::vector<std::string> split(const std::string& text, char separator) {
@@ -132,6 +137,40 @@ std::vector<detail::AxisValue> real_values(const std::string& axis, const std::s
   return values;
 }
 
+std::string gibibytes(double bytes) {
+  char text[32];
+  std::snprintf(text, sizeof text, "%.3g GiB", bytes / 1073741824.0);
+  return text;
+}
+
+// Refuses a value outside the axis's range: a benchmark would crash or fail on it after others ran.
+void check_range(const Axis& axis, double memory_bytes) {
+  for (const detail::AxisValue& v : axis.values) {
+    if (v.kind == detail::AxisValue::Kind::text) continue;
+    const double value = v.kind == detail::AxisValue::Kind::integer ? static_cast<double>(v.integer) : v.real;
+    const std::string counts = axis.counts_elements ? " (it counts elements)" : "";
+    const std::string prefix = "value " + v.text + " for axis '" + axis.name + "' is ";
+    if (value < axis.minimum)
+      throw AxisError(prefix + "below its minimum " + detail::axis_value_text(axis.minimum) + counts);
+    if (value > axis.maximum) throw AxisError(prefix + "above its maximum " + detail::axis_value_text(axis.maximum));
+    if (axis.counts_elements && value > memory_bytes) {
+      throw AxisError(prefix + "too large to allocate: it counts elements, and " + v.text +
+                      " elements need more than this machine's memory (" + gibibytes(memory_bytes) + ")");
+    }
+  }
+}
+
+struct GivenAxes {
+  std::mutex mutex;
+  std::vector<std::string> flags;
+  std::set<std::string> warned;  // benchmarks warned about, once each per process
+};
+
+GivenAxes& given_axes() {
+  static GivenAxes given;
+  return given;
+}
+
 }  // namespace
 
 std::string detail::axis_value_text(double value) {
@@ -154,6 +193,8 @@ Axis pow2_axis(const std::string& name, int low_exponent, int high_exponent, int
     throw std::invalid_argument("pow2_axis '" + name + "': expected 0 <= low <= high <= 62 and step > 0");
   }
   Axis axis{name, Axis::Kind::power_of_two, {}, false};
+  axis.minimum = 0.0;  // a size: --gbx_axis=n=0 stays possible, a negative one is refused
+  axis.counts_elements = true;
   for (int e = low_exponent; e <= high_exponent; e += step)
     axis.values.push_back(integer_value(name, std::int64_t{1} << e));
   return axis;
@@ -238,13 +279,19 @@ std::pair<std::string, std::string> detail::split_axis_flag(const std::string& f
 }
 
 void detail::override_axis(Axis& axis, const std::string& text) {
+  override_axis(axis, text, static_cast<double>(physical_memory_bytes()));
+}
+
+void detail::override_axis(Axis& axis, const std::string& text, double memory_bytes) {
   switch (axis.kind) {
     case Axis::Kind::integer:
     case Axis::Kind::power_of_two:
       axis.values = integer_values(axis.name, text);
+      check_range(axis, memory_bytes);
       return;
     case Axis::Kind::real:
       axis.values = real_values(axis.name, text);
+      check_range(axis, memory_bytes);
       return;
     case Axis::Kind::text:
       axis.values.clear();
@@ -266,6 +313,30 @@ void detail::override_axis(Axis& axis, const std::string& text) {
       axis.values = std::move(chosen);
       return;
     }
+  }
+}
+
+void detail::set_axis_flags(std::vector<std::string> flags) {
+  GivenAxes& given = given_axes();
+  const std::lock_guard<std::mutex> lock(given.mutex);
+  given.flags = std::move(flags);
+  given.warned.clear();
+}
+
+void detail::warn_missing_axes(const std::string& benchmark, const std::vector<AxisValue>& axes, bool class_form) {
+  GivenAxes& given = given_axes();
+  const std::lock_guard<std::mutex> lock(given.mutex);
+  for (const std::string& flag : given.flags) {
+    const std::string name = flag.substr(0, flag.find('='));
+    const bool has = std::any_of(axes.begin(), axes.end(), [&](const AxisValue& a) { return a.name == name; });
+    if (has || !given.warned.insert(benchmark).second) continue;
+    std::string own;
+    for (const AxisValue& a : axes) own += (own.empty() ? "" : ", ") + a.name;
+    std::cerr << "gbx: --gbx_axis=" << flag << ": " << benchmark
+              << (class_form
+                      ? " is a class-form benchmark, which has no axes (its sizes are its registration's arguments)"
+                      : " has no axis '" + name + "' (its axes: " + (own.empty() ? "none" : own) + ")")
+              << "; it runs as registered\n";
   }
 }
 

@@ -2,6 +2,7 @@
 
 #include <cstdint>
 #include <functional>
+#include <limits>
 #include <stdexcept>
 #include <string>
 #include <vector>
@@ -24,6 +25,13 @@ struct Axis {
   Kind kind = Kind::integer;
   std::vector<detail::AxisValue> values;
   bool variant = false;  // the axis chooses an implementation (a tile size), not the problem
+  // The values the benchmark can run, inclusive (ShortBenchmark::axis_range): --gbx_axis refuses
+  // any other before anything runs, where a benchmark would crash or fail on it.
+  double minimum = -std::numeric_limits<double>::infinity();
+  double maximum = std::numeric_limits<double>::infinity();
+  // The value counts elements (a power-of-two axis): at least 0, and no more than this machine's
+  // memory holds at one byte each, since no array of that many elements could be allocated.
+  bool counts_elements = false;
 };
 
 Axis int_axis(const std::string& name, const std::vector<std::int64_t>& values);
@@ -60,8 +68,16 @@ std::vector<AxisValues> axis_product(const std::vector<Axis>& axes,
 // (a linear range), "0.5,1.5", "float,double". Splits off the name; throws AxisError naming the flag.
 std::pair<std::string, std::string> split_axis_flag(const std::string& flag_value);
 // Replaces axis's values with those `text` gives, in axis's kind; throws AxisError naming the axis.
-// A type axis accepts only the types it was compiled for.
-void override_axis(Axis& axis, const std::string& text);
+// A type axis accepts only the types it was compiled for; a value outside the axis's range, or (an
+// axis that counts elements) above memory_bytes, is refused too.
+void override_axis(Axis& axis, const std::string& text, double memory_bytes);
+void override_axis(Axis& axis, const std::string& text);  // memory_bytes: this machine's memory
+
+// The --gbx_axis flags given (NAME=VALUES each), and the warning a benchmark that lacks one of their
+// axes prints once per process, on stderr: it runs as registered (docs/flags.md says why that is
+// not a refusal). benchmark names it ("reduce/naive"); class_form: it has no axes at all.
+void set_axis_flags(std::vector<std::string> flags);
+void warn_missing_axes(const std::string& benchmark, const std::vector<AxisValue>& axes, bool class_form);
 
 // The value as the benchmark's name shows it: integers in full, reals in the shortest form that
 // reads back the same.

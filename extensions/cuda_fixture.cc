@@ -95,6 +95,11 @@ void* CudaFixture::duplicate(const void* from, std::size_t bytes, bool on_device
   return copy.data;
 }
 
+void CudaFixture::copy_bytes(void* to, const void* from, std::size_t bytes, bool on_device) {
+  if (!on_device) return FixtureBase::copy_bytes(to, from, bytes, on_device);
+  copy(to, from, bytes, bytes, bytes, cudaMemcpyDeviceToDevice);
+}
+
 std::size_t CudaFixture::rotation_cache_bytes() const {
   int device = 0;
   int l2 = 0;

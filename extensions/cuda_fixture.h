@@ -30,7 +30,8 @@ class CudaFixture : public FixtureBase {
 
   // The stream run() enqueues on.
   cudaStream_t stream() const { return stream_; }
-  // Device memory counted in the record and freed after the benchmark.
+  // Device memory counted in the record and freed after the benchmark. A negative count (converted),
+  // one past the address space, or more than the device holds fails the benchmark with a message.
   template <class T>
   Span<T> device_array(std::size_t count) {
     auto storage = std::make_shared<DeviceArray<T>>(count);
@@ -40,6 +41,12 @@ class CudaFixture : public FixtureBase {
   }
   // Library workspaces (cuBLAS, CUB temporary storage) that were not allocated through device_array().
   void declare_workspace_bytes(std::size_t bytes) { device_bytes_ += bytes; }
+  // An in-place output in device memory (FixtureBase::declare_inout): saved on the device before the
+  // first run, copied back before the checked run instead of being poisoned.
+  template <class T>
+  void declare_device_inout(Span<T> values) {
+    declare_inout_bytes(values.data, values.bytes(), true);
+  }
   // Fills device floats with NaN (all bits set), enqueued on the benchmark's stream.
   void poison_device(Span<float> values);
   // Copies between host and device spans of equal size on the benchmark's stream, then waits for
@@ -69,6 +76,7 @@ class CudaFixture : public FixtureBase {
   detail::MemoryUsage memory_usage() const override;
   std::optional<std::array<unsigned char, 16>> device_uuid() const override;
   void* duplicate(const void* from, std::size_t bytes, bool on_device) override;
+  void copy_bytes(void* to, const void* from, std::size_t bytes, bool on_device) override;
   std::size_t rotation_cache_bytes() const override;
 
  private:

@@ -19,6 +19,7 @@ class CudaState : public State {
   // Device memory, counted in the record and freed after the benchmark; rotated like host arrays.
   template <class T>
   Array<T>& device_array(std::int64_t count) {
+    detail::array_bytes("device_array", count, sizeof(T));
     const Span<T> span = cuda_.device_array<T>(static_cast<std::size_t>(count));
     return adopt(std::make_unique<Array<T>>(span.data, span.size, true));
   }
@@ -43,16 +44,21 @@ class CudaState : public State {
   }
   void declare_workspace_bytes(std::size_t bytes) { cuda_.declare_workspace_bytes(bytes); }
 
-  // As State::check, for an output in device memory: poisoned on the device, downloaded to compare.
+  // As State::check, for an output in device memory: poisoned on the device (restored instead when
+  // declared with inout()), downloaded to compare.
   void check_device(Span<float> output, std::function<std::vector<double>()> compute, double tolerance = -1.0,
                     std::size_t accumulated_terms = 1) {
     const Span<float> result = fixture_.host_array<float>(output.size);
-    declare_check([this, output] { cuda_.poison_device(output); },
-                  [this, output, result, compute = std::move(compute)] {
-                    cuda_.download(output, result);
-                    return compare_to_reference(result.data, reference(compute).data(), result.size);
-                  },
-                  tolerance, accumulated_terms);
+    declare_check(
+        [this, output, compute] {
+          if (!fixture_.checks_inout(output.data)) cuda_.poison_device(output);
+          reference(compute);  // after the in-place outputs are restored, as State::check does
+        },
+        [this, output, result, compute] {
+          cuda_.download(output, result);
+          return compare_to_reference(result.data, reference(compute).data(), result.size);
+        },
+        tolerance, accumulated_terms);
   }
 
  private:

@@ -8,16 +8,19 @@
 #include <vector>
 
 #include "extensions/cuda_check.h"
+#include "extensions/fixture.h"
 
 namespace gbx {
 
-// Device memory for count elements of T, freed on destruction. Move-only.
+// Device memory for count elements of T, freed on destruction. Move-only. A count whose bytes overflow
+// (a negative one, converted) throws std::length_error; one the device cannot hold, GBX_CUDA_CHECK's error.
 template <class T>
 class DeviceArray {
  public:
   DeviceArray() = default;
   explicit DeviceArray(std::size_t count) : count_(count) {
-    if (count_ > 0) GBX_CUDA_CHECK(cudaMalloc(reinterpret_cast<void**>(&data_), bytes()));
+    const std::size_t size = detail::array_bytes("device_array", count, sizeof(T));
+    if (count_ > 0) GBX_CUDA_CHECK(cudaMalloc(reinterpret_cast<void**>(&data_), size));
   }
   DeviceArray(DeviceArray&& other) noexcept
       : data_(std::exchange(other.data_, nullptr)), count_(std::exchange(other.count_, 0)) {}

@@ -6,6 +6,7 @@
 #include <iostream>
 #include <stdexcept>
 
+#include "extensions/axes.h"
 #include "extensions/cpu_cache_flush.h"
 #include "extensions/cpu_timer.h"
 #include "extensions/host_memory.h"
@@ -66,7 +67,10 @@ void FixtureBase::identify(const std::string& family, const std::string& variant
   variant_ = variant;
 }
 
-void FixtureBase::set_axes(std::vector<detail::AxisValue> axes) { axes_ = std::move(axes); }
+void FixtureBase::set_axes(std::vector<detail::AxisValue> axes) {
+  axes_ = std::move(axes);
+  short_form_ = true;
+}
 
 std::string FixtureBase::name() const {
   std::string name = family_ + "/" + variant_;
@@ -248,6 +252,7 @@ void FixtureBase::measure_after_setup(const benchmark::State& state, std::functi
     for (const auto& [bytes, storage] : host_arrays_) arrays.push_back({storage.get(), bytes});
     detail::share_setup_with_pair(record_.benchmark, arrays);
   }
+  if (!reusing_setup_) save_inout();
   observe_memory();
   ObservationScope observation(benchmark_observer(), device_uuid(), hooks);
   record_.measurement = measure(protocol, *timer, hooks);
@@ -262,6 +267,7 @@ void FixtureBase::measure_after_setup(const benchmark::State& state, std::functi
   if (accuracy_tolerance_ >= 0.0 && repeating_short_form_ && last_short_form.passed_check) {
     record_.accuracy = last_short_form.passed_check;
   } else if (accuracy_tolerance_ >= 0.0 && !reusing_setup_) {
+    restore_inout();
     poison_outputs();
     run();
     synchronize();
@@ -270,6 +276,7 @@ void FixtureBase::measure_after_setup(const benchmark::State& state, std::functi
     accuracy.reference = accuracy_reference_;
     accuracy.tolerance = accuracy_tolerance_;
     accuracy.passed = accuracy.nan_count == 0 && accuracy.rel_l2_error <= accuracy_tolerance_;
+    explain_nan(accuracy);
     record_.accuracy = accuracy;
   }
   record_.memory = memory_usage();
@@ -329,6 +336,7 @@ void FixtureBase::tear_down_held() noexcept {
 
 void FixtureBase::measure_benchmark(benchmark::State& state, int argument_count) {
   call_state_ = &state;
+  detail::warn_missing_axes(family_ + "/" + variant_, axes_, !short_form_);
   std::vector<std::int64_t> args;
   args.reserve(static_cast<std::size_t>(argument_count));
   for (int i = 0; i < argument_count; ++i) args.push_back(state.range(static_cast<std::size_t>(i)));
@@ -356,6 +364,8 @@ void FixtureBase::measure_benchmark(benchmark::State& state, int argument_count)
   check_hook_ = nullptr;
   rotating_.clear();
   rotation_copies_ = 0;
+  inout_.clear();
+  check_output_inout_ = false;
   record_.axes = axes_;
   // Replaced by memory_usage() once the benchmark has run; a skip or a failure keeps the reason.
   const std::string not_run = "not measured: the benchmark did not run";

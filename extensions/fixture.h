@@ -45,6 +45,12 @@ class RotatingArray {
   virtual const void* first() const = 0;
 };
 
+// The bytes of count elements of element_bytes each, for the array helpers (host_array, device_array):
+// throws std::length_error naming helper for a negative count (a signed count converted to size_t)
+// or a product past the address space, where the allocation would be too small and the run crash.
+std::size_t array_bytes(const char* helper, std::size_t count, std::size_t element_bytes);
+std::size_t array_bytes(const char* helper, std::int64_t count, std::size_t element_bytes);
+
 }  // namespace detail
 
 // Thrown when a benchmark cannot run on this machine; it is reported as skipped, not failed.
@@ -155,7 +161,7 @@ class FixtureBase : protected detail::Backend {
   template <class T>
   Span<T> host_array(std::size_t count) {
     static_assert(std::is_trivially_destructible<T>::value, "host arrays hold plain values");
-    T* data = static_cast<T*>(zeroed_host_bytes(count * sizeof(T)));
+    T* data = static_cast<T*>(zeroed_host_bytes(detail::array_bytes("host_array", count, sizeof(T))));
     std::uninitialized_value_construct_n(data, count);
     return Span<T>{data, count};
   }
@@ -174,6 +180,17 @@ class FixtureBase : protected detail::Backend {
   void declare_accuracy(std::string reference, double tolerance);
   virtual void poison_outputs();
   virtual Accuracy check_output();
+  // An output the kernel also reads (y = a x + y), declared in setup(): the base saves its values
+  // before the first run and, before the checked run, puts them back instead of poisoning them, so
+  // that the check sees one run on the original values; the reference must come from those values.
+  // Do not poison it in poison_outputs(). A CudaFixture declares device arrays: declare_device_inout.
+  template <class T>
+  void declare_inout(Span<T> values) {
+    declare_inout_bytes(values.data, values.bytes(), false);
+  }
+  void declare_inout_bytes(void* data, std::size_t bytes, bool on_device);
+  // Copies bytes between two arrays of this benchmark call (both on the device when on_device).
+  virtual void copy_bytes(void* to, const void* from, std::size_t bytes, bool on_device);
 
   // After setup(): the measurement, the accuracy check and the load sweep. The short form calls it
   // from state.exec(), inside setup(), with its own run.
@@ -204,6 +221,22 @@ class FixtureBase : protected detail::Backend {
   void advance_rotation();
   void stop_rotation();
   std::vector<detail::AxisValue> axes_;
+  bool short_form_ = false;  // registered by the short form (set_axes), which may declare axes
+  // The in-place outputs (declare_inout) and the copies of their values before the first run.
+  struct InOut {
+    void* data;
+    std::size_t bytes;
+    bool on_device;
+    void* saved;
+  };
+  std::vector<InOut> inout_;
+  bool check_output_inout_ = false;  // the short form's checked output is one of them
+  void save_inout();
+  void restore_inout();
+  // For the short form's check: whether output is in-place (then not poisoned); remembered for the note.
+  bool checks_inout(const void* output);
+  // The accuracy note for a failed check with NaN outputs that the kernel may have read, poisoned.
+  void explain_nan(Accuracy& accuracy) const;
   std::vector<std::unique_ptr<detail::RotatingArray>> rotating_;
   std::size_t rotation_copies_ = 0;
   std::size_t rotation_next_ = 0;

@@ -13,7 +13,13 @@ namespace gbx {
 // (docs/compare-ab-log.md). Smaller arrays, and systems that refuse the advice, get ordinary pages.
 constexpr std::size_t kHugePageBytes = std::size_t{2} << 20;
 
+// Throws std::length_error, naming the size, for more bytes than this machine's memory, counting the
+// arrays still allocated: the pages would be touched at once (zeroed), and an overcommitted
+// allocation would get the process killed rather than fail. std::bad_alloc where the system refuses.
 std::shared_ptr<void> allocate_host_bytes(std::size_t bytes);
+
+// The machine's physical memory in bytes (0 where it cannot be read).
+std::size_t physical_memory_bytes();
 
 // Whether the bytes at data lie in transparent huge pages, as /proc/self/smaps says (false where it
 // cannot be read); for tests.

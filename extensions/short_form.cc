@@ -19,23 +19,29 @@ const std::vector<double>& State::reference(const std::function<std::vector<doub
   return cached_reference(problem() + "/seed=" + std::to_string(seed()), compute);
 }
 
+// Before the checked run: the output is poisoned unless it is in place, and the reference computed
+// from the inputs as that run finds them (an in-place output holds its original values again).
 void State::check(Span<float> output, std::function<std::vector<double>()> compute, double tolerance,
                   std::size_t accumulated_terms) {
   // The output as the arrays hold it when the check runs: copy 0, rotation over.
-  declare_check([output] { poison(output); },
-                [this, output, compute = std::move(compute)] {
-                  return compare_to_reference(output.data, reference(compute).data(), output.size);
-                },
-                tolerance, accumulated_terms);
+  declare_check(
+      [this, output, compute] {
+        if (!fixture_.checks_inout(output.data)) poison(output);
+        reference(compute);
+      },
+      [this, output, compute] { return compare_to_reference(output.data, reference(compute).data(), output.size); },
+      tolerance, accumulated_terms);
 }
 
 void State::check(Span<double> output, std::function<std::vector<double>()> compute, double tolerance,
                   std::size_t accumulated_terms) {
-  declare_check([output] { poison(output); },
-                [this, output, compute = std::move(compute)] {
-                  return compare_to_reference(output.data, reference(compute).data(), output.size);
-                },
-                tolerance, accumulated_terms);
+  declare_check(
+      [this, output, compute] {
+        if (!fixture_.checks_inout(output.data)) poison(output);
+        reference(compute);
+      },
+      [this, output, compute] { return compare_to_reference(output.data, reference(compute).data(), output.size); },
+      tolerance, accumulated_terms);
 }
 
 void State::exec(std::function<void()> run) {
@@ -102,6 +108,24 @@ ShortBenchmark* ShortBenchmark::variant_axes(const std::vector<std::string>& nam
   return this;
 }
 
+ShortBenchmark* ShortBenchmark::axis_range(const std::string& name, double minimum, double maximum) {
+  const auto found = std::find_if(axes_.begin(), axes_.end(), [&](const Axis& a) { return a.name == name; });
+  if (found == axes_.end()) throw std::invalid_argument(name_ + ": axis_range names no axis '" + name + "'");
+  const bool numeric = found->kind != Axis::Kind::text && found->kind != Axis::Kind::type;
+  if (!numeric || !(minimum <= maximum)) {
+    throw std::invalid_argument(name_ + ": axis_range for '" + name + "' needs a numeric axis and minimum <= maximum");
+  }
+  found->minimum = minimum;
+  found->maximum = maximum;
+  for (const detail::AxisValue& v : found->values) {
+    const double value = v.kind == detail::AxisValue::Kind::integer ? static_cast<double>(v.integer) : v.real;
+    if (value < minimum || value > maximum) {
+      throw std::invalid_argument(name_ + ": axis '" + name + "' declares " + v.text + ", outside its axis_range");
+    }
+  }
+  return this;
+}
+
 ShortBenchmark* ShortBenchmark::exclude(std::function<bool(const AxisValues&)> rejected) {
   excluded_.push_back(std::move(rejected));
   return this;
@@ -144,6 +168,30 @@ ShortBenchmark* add_short_benchmark(std::unique_ptr<ShortBenchmark> benchmark) {
   return registry().back().get();
 }
 
+namespace {
+
+// "n (scale/loop, ...), T (...)": which benchmarks have which axes, for a refusal that names none.
+std::string axes_listing() {
+  std::vector<std::pair<std::string, std::vector<std::string>>> by_axis;
+  for (const auto& b : registry()) {
+    for (const Axis& a : b->axes()) {
+      auto found = std::find_if(by_axis.begin(), by_axis.end(), [&](const auto& e) { return e.first == a.name; });
+      if (found == by_axis.end()) found = by_axis.insert(by_axis.end(), {a.name, {}});
+      found->second.push_back(b->name());
+    }
+  }
+  std::string text;
+  for (const auto& [axis, names] : by_axis) {
+    std::string some;
+    for (std::size_t i = 0; i < names.size() && i < 3; ++i) some += (i == 0 ? "" : ", ") + names[i];
+    if (names.size() > 3) some += " and " + std::to_string(names.size() - 3) + " more";
+    text += (text.empty() ? "" : "; ") + axis + " (" + some + ")";
+  }
+  return text.empty() ? "no short-form benchmark declares an axis" : "the axes are " + text;
+}
+
+}  // namespace
+
 void register_short_benchmarks(const std::vector<std::string>& axis_flags) {
   static bool registered = false;
   if (registered) return;
@@ -154,22 +202,32 @@ void register_short_benchmarks(const std::vector<std::string>& axis_flags) {
     const bool declared = std::any_of(registry().begin(), registry().end(), [&](const auto& b) {
       return std::any_of(b->axes().begin(), b->axes().end(), [&](const Axis& a) { return a.name == parsed.first; });
     });
-    if (!declared) throw AxisError("--gbx_axis=" + flag + ": no benchmark has an axis named '" + parsed.first + "'");
+    if (!declared) {
+      throw AxisError("--gbx_axis=" + flag + ": no benchmark has an axis named '" + parsed.first + "' (" +
+                      axes_listing() + "; class-form benchmarks have none)");
+    }
     const bool repeated =
         std::any_of(overrides.begin(), overrides.end(), [&](const auto& o) { return o.first == parsed.first; });
     if (repeated) throw AxisError("--gbx_axis: axis '" + parsed.first + "' is given more than once");
     overrides.push_back(std::move(parsed));
   }
-  // Every value is checked before anything registers, so that a bad one leaves no half-made selection.
+  // Every value is checked, against every benchmark's range for its axis, before anything registers,
+  // so that a bad one leaves no half-made selection and no benchmark runs.
   for (const auto& b : registry()) {
     std::vector<Axis> axes = b->axes();
     for (const auto& [name, values] : overrides) {
       for (Axis& a : axes) {
-        if (a.name == name) override_axis(a, values);
+        if (a.name != name) continue;
+        try {
+          override_axis(a, values);
+        } catch (const AxisError& e) {
+          throw AxisError("--gbx_axis=" + name + "=" + values + ": " + b->name() + ": " + e.what());
+        }
       }
     }
   }
   for (const auto& b : registry()) b->register_all(overrides);
+  set_axis_flags(axis_flags);
 }
 
 }  // namespace detail

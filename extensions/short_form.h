@@ -7,6 +7,7 @@
 
 #include <cstdint>
 #include <functional>
+#include <limits>
 #include <memory>
 #include <optional>
 #include <stdexcept>
@@ -67,9 +68,11 @@ class State {
   const std::string& get_string(const std::string& axis) const { return axes_.get_string(axis); }
   const AxisValues& axes() const { return axes_; }
 
-  // Zeroed host memory, counted in the record and freed after the benchmark.
+  // Zeroed host memory, counted in the record and freed after the benchmark. A negative count, or one
+  // too large to allocate, fails the benchmark with a message.
   template <class T>
   Array<T>& host_array(std::int64_t count) {
+    detail::array_bytes("host_array", count, sizeof(T));
     const Span<T> span = fixture_.host_array<T>(static_cast<std::size_t>(count));
     return adopt(std::make_unique<Array<T>>(span.data, span.size, false));
   }
@@ -101,11 +104,23 @@ class State {
 
   // Accuracy, optional: after sampling, output is poisoned with NaN, the kernel runs once more, and
   // output is compared with reference(), computed once per problem and seed and shared by every
-  // variant. tolerance < 0: tolerance_for(precision, accumulated_terms).
+  // variant, from the inputs as that run finds them. tolerance < 0: tolerance_for(precision,
+  // accumulated_terms). An output the kernel also reads must be declared with inout().
   void check(Span<float> output, std::function<std::vector<double>()> reference, double tolerance = -1.0,
              std::size_t accumulated_terms = 1);
   void check(Span<double> output, std::function<std::vector<double>()> reference, double tolerance = -1.0,
              std::size_t accumulated_terms = 1);
+
+  // An output that is also an input (y = a x + y), declared before exec(): its values are saved before
+  // the first run and put back, instead of NaN, before the checked run, so that the check compares
+  // one run on the original values with a reference computed from them (reference() reads the array
+  // then). Sampling runs the kernel on its own output over and over: its values drift, as in place.
+  template <class T>
+  Array<T>& inout(Array<T>& values) {
+    if (executed_) throw std::logic_error("state.inout() must come before state.exec()");
+    fixture_.declare_inout_bytes(values.data, values.bytes(), values.on_device());
+    return values;
+  }
 
   // The measurement: warm-up, batching, samples and the check, with run as one run of the kernel.
   // Call it once; the arrays and everything run reads must outlive it (locals of the function do).
@@ -207,6 +222,10 @@ class ShortBenchmark {
   // The named axes choose an implementation (a tile size), not the problem: Pareto compares their
   // values as variants of one problem.
   ShortBenchmark* variant_axes(const std::vector<std::string>& names);
+  // The values the named numeric axis can run, inclusive: --gbx_axis refuses others before anything
+  // runs (exit 2). A power-of-two axis counts elements: at least 0 unless declared otherwise.
+  ShortBenchmark* axis_range(const std::string& name, double minimum,
+                             double maximum = std::numeric_limits<double>::infinity());
   // Leaves out the points for which rejected(point) is true.
   ShortBenchmark* exclude(std::function<bool(const AxisValues&)> rejected);
   ShortBenchmark* unit(benchmark::TimeUnit unit);

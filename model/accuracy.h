@@ -16,6 +16,9 @@ struct Accuracy {
   std::string reference;       // what the reference was, e.g. "float64 CPU reduction"
   double tolerance = 0.0;      // on rel_l2_error, set by the variant's precision
   bool passed = false;         // rel_l2_error <= tolerance and no NaN
+  // Why a failed check may have failed, for the kernel's author, or empty; the accuracy_failed flag's
+  // message ends with it (an output read before written finds the NaN it was poisoned with).
+  std::string note;
 };
 
 // Compares out[i] with ref[i]. A reference of all zeros makes the relative error the absolute one.

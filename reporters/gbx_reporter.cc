@@ -113,7 +113,7 @@ std::optional<detail::RunRecord> GbxReporter::record_for(Run& run) {
     if (!repetitions.empty()) record = repetitions.front();
   } else if (const auto id = record_id_from_label(run.report_label)) {
     record = channel_.find(*id);
-    if (record && record->skipped) {
+    if (record && record->skipped && record->axes.empty()) {
       // setup() never ran to declare the problem: name it as setup() would, reduce/n=4096. A short
       // form's axes named it already (saxpy/n=65536); its Google Benchmark name has no arguments.
       const std::string family = record->benchmark.substr(0, record->benchmark.rfind('/'));

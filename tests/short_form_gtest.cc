@@ -12,6 +12,7 @@
 
 #include <gbx/gbx.h>
 
+#include "analysis/run_analysis.h"
 #include "extensions/fixture.h"
 #include "model/protocol.h"
 #include "tests/support/benchmark_run.h"
@@ -38,7 +39,7 @@ TEST(Axes, PowerOfTwoRangeStepsTheExponent) {
 }
 
 TEST(Axes, ListsAndLinearRanges) {
-  Axis n = gbx::pow2_axis("n", 1, 2);
+  Axis n = gbx::int_axis("n", {2, 4});
   gbx::detail::override_axis(n, "3,2^4,-2");
   EXPECT_EQ(texts(n), (std::vector<std::string>{"3", "16", "-2"}));
   gbx::detail::override_axis(n, "0:10:5");
@@ -86,6 +87,54 @@ TEST(Axes, BadValuesNameTheAxis) {
   EXPECT_EQ(gbx::detail::split_axis_flag("n=2^10:2^12").second, "2^10:2^12");
 }
 
+// A value the benchmark cannot run is refused with the axis, the value and the fault, before
+// anything runs: a power-of-two axis counts elements (at least 0, at most the memory at a byte each).
+TEST(Axes, ValuesOutsideTheRangeAreRefused) {
+  const double memory = 16.0 * 1024 * 1024 * 1024;
+  const auto refusal = [&](Axis axis, const std::string& text) -> std::string {
+    try {
+      gbx::detail::override_axis(axis, text, memory);
+    } catch (const AxisError& e) {
+      return e.what();
+    }
+    return "accepted";
+  };
+  const Axis n = gbx::pow2_axis("n", 16, 20, 4);
+  const std::string negative = refusal(n, "-1");
+  EXPECT_NE(negative.find("value -1 for axis 'n'"), std::string::npos) << negative;
+  EXPECT_NE(negative.find("minimum 0"), std::string::npos) << negative;
+  EXPECT_NE(refusal(n, "4,-8,16").find("value -8"), std::string::npos);
+  EXPECT_NE(refusal(n, "-4:4:4").find("value -4"), std::string::npos);
+  EXPECT_EQ(refusal(n, "0"), "accepted");  // an empty array: the benchmark may run it
+  EXPECT_EQ(refusal(n, "2^34"), "accepted");
+  const std::string huge = refusal(n, "2^35");  // 32 Gi elements of at least one byte: more than 16 GiB
+  EXPECT_NE(huge.find("too large to allocate"), std::string::npos) << huge;
+  EXPECT_NE(huge.find("34359738368"), std::string::npos) << huge;
+  Axis offset = gbx::int_axis("offset", {0});
+  EXPECT_EQ(refusal(offset, "-5,2^40"), "accepted");  // an integer axis is no size unless declared
+  offset.minimum = -2.0;
+  offset.maximum = 8.0;
+  EXPECT_NE(refusal(offset, "-3").find("below its minimum -2"), std::string::npos);
+  EXPECT_NE(refusal(offset, "0,9").find("above its maximum 8"), std::string::npos);
+  EXPECT_EQ(refusal(offset, "-2:8:5"), "accepted");
+  Axis alpha = gbx::float_axis("alpha", {0.5});
+  alpha.minimum = 0.0;
+  alpha.maximum = 1.0;
+  EXPECT_NE(refusal(alpha, "0.5,1.5").find("value 1.5 for axis 'alpha' is above its maximum 1"), std::string::npos);
+}
+
+TEST(Axes, DeclaredRangesMustHoldTheDeclaredValues) {
+  gbx::ShortBenchmark b("range/check", "", {});
+  b.int_axis("tile", {8, 16})->string_axis("layout", {"row"});
+  EXPECT_NO_THROW(b.axis_range("tile", 1, 64));
+  EXPECT_EQ(b.axes()[0].minimum, 1.0);
+  EXPECT_EQ(b.axes()[0].maximum, 64.0);
+  EXPECT_THROW(b.axis_range("tile", 10, 64), std::invalid_argument);  // 8 is declared
+  EXPECT_THROW(b.axis_range("tile", 4, 2), std::invalid_argument);
+  EXPECT_THROW(b.axis_range("layout", 0, 1), std::invalid_argument);
+  EXPECT_THROW(b.axis_range("missing", 0, 1), std::invalid_argument);
+}
+
 TEST(Axes, ProductLastAxisFastestWithExclusions) {
   const std::vector<Axis> axes = {gbx::int_axis("n", {1, 2}), gbx::string_axis("T", {"float", "double"})};
   const auto all = gbx::detail::axis_product(axes, {});
@@ -126,6 +175,7 @@ GBX_BENCH(forgets_exec, "short/no_exec");
 
 void skips(gbx::State& state) { state.skip("no widget here"); }
 GBX_BENCH(skips, "short/skips");
+GBX_BENCH(skips, "short/not_here")->int_axis("n", {8, 16});
 
 // Small enough to sit in any cache: rotation must still make it read copies whose total exceeds it.
 void small_sum(gbx::State& state) {
@@ -190,6 +240,45 @@ struct Held {
 };
 GBX_BENCH(Held::bench, "short/held")->int_axis("n", {1, 2});
 
+// Arrays of a size the benchmark computed: negative, past the address space, past the memory.
+void sized(gbx::State& state) {
+  auto& x = state.host_array<float>(state.get_int("n"));
+  state.exec([&] { benchmark::DoNotOptimize(x.data); });
+}
+GBX_BENCH(sized, "short/sized")->int_axis("n", {-1, std::int64_t{1} << 62, std::int64_t{1} << 40});
+
+// y = a x + y in place: the kernel reads its output. Declared with inout(), its check runs on the
+// original values and passes; undeclared, it reads the NaN its output was poisoned with. saw_original:
+// whether the reference, when computed, found y holding the values it was filled with.
+template <bool declared>
+struct InPlace {
+  static bool& saw_original() {
+    static bool saw = false;
+    return saw;
+  }
+  static void saxpy(gbx::State& state) {
+    const auto n = static_cast<std::size_t>(state.get_int("n"));
+    auto& x = state.fill_random(state.host_array<float>(n));
+    auto& y = state.fill_random(state.host_array<float>(n));
+    if (declared) state.inout(y);
+    const std::vector<float> original(y.begin(), y.end());
+    saw_original() = false;
+    state.check(y, [&] {
+      saw_original() = std::equal(y.begin(), y.end(), original.begin());
+      std::vector<double> reference(n);
+      for (std::size_t i = 0; i < n; ++i) reference[i] = 2.0 * static_cast<double>(x[i]) + static_cast<double>(y[i]);
+      return reference;
+    });
+    state.exec([&] {
+      for (std::size_t i = 0; i < n; ++i) y[i] = 2.0f * x[i] + y[i];
+      benchmark::DoNotOptimize(y.data);
+    });
+  }
+};
+// Sizes apart: no two runs share a cached reference (one per problem and seed).
+GBX_BENCH(InPlace<true>::saxpy, "inplace/declared")->int_axis("n", {4096, 8192});
+GBX_BENCH(InPlace<false>::saxpy, "inplace/undeclared")->int_axis("n", {2048});
+
 gbx::detail::Protocol quick(gbx::detail::CacheMode cache = gbx::detail::CacheMode::hot) {
   gbx::detail::Protocol p;
   p.warmup_runs = 1;
@@ -232,6 +321,90 @@ TEST(ShortForm, SkipIsNotAFailure) {
   const auto run = gbx_test::run_benchmarks("^short/skips");
   ASSERT_EQ(run.entries.size(), 1u);
   EXPECT_TRUE(run.entries[0]->skipped);
+}
+
+// Not run here: each is named with its axes, as a measured row would be, in gbx.not_run too.
+TEST(ShortForm, ASkippedBenchmarkIsNamedWithItsAxes) {
+  gbx::detail::set_active_protocol(quick());
+  const auto run = gbx_test::run_benchmarks("^short/not_here/");
+  ASSERT_EQ(run.entries.size(), 2u);
+  const std::vector<std::string> problems = {"short/n=8", "short/n=16"};
+  for (std::size_t i = 0; i < problems.size(); ++i) {
+    ASSERT_TRUE(run.entries[i].has_value());
+    EXPECT_TRUE(run.entries[i]->skipped);
+    EXPECT_EQ(run.entries[i]->problem, problems[i]);
+    EXPECT_EQ(gbx::not_run_json("short/not_here/n:8", *run.entries[i])["problem"], problems[i]);
+  }
+}
+
+TEST(ShortForm, ArraySizesComputedInsideFailTheBenchmarkWithAMessage) {
+  gbx::detail::set_active_protocol(quick());
+  const auto run = gbx_test::run_benchmarks("^short/sized/");
+  ASSERT_EQ(run.entries.size(), 3u);
+  const std::vector<std::string> expected = {"host_array(-1): a negative count", "exceed the address space",
+                                             "exceed this machine's memory"};
+  for (std::size_t i = 0; i < expected.size(); ++i) {
+    ASSERT_TRUE(run.entries[i].has_value());
+    EXPECT_NE(run.entries[i]->error.find(expected[i]), std::string::npos) << run.entries[i]->error;
+  }
+  EXPECT_THROW(gbx::detail::array_bytes("device_array", static_cast<std::size_t>(-3), 4), std::length_error);
+  EXPECT_EQ(gbx::detail::array_bytes("host_array", std::size_t{5}, 8), 40u);
+}
+
+// In place: restored, not poisoned, before the checked run, and checked against a reference computed
+// from the original values, hot and under rotation (whose copies the runs modify too).
+TEST(ShortForm, InPlaceOutputDeclaredWithInoutPassesItsCheck) {
+  for (const auto cache : {gbx::detail::CacheMode::hot, gbx::detail::CacheMode::rotate}) {
+    gbx::detail::set_active_protocol(quick(cache));
+    const bool hot = cache == gbx::detail::CacheMode::hot;
+    const auto run = gbx_test::run_benchmarks(hot ? "^inplace/declared/n:4096/" : "^inplace/declared/n:8192/");
+    ASSERT_EQ(run.entries.size(), 1u);
+    const gbx::detail::RunRecord& r = *run.entries[0];
+    EXPECT_TRUE(r.error.empty()) << r.error;
+    ASSERT_TRUE(r.accuracy.has_value());
+    EXPECT_TRUE(r.accuracy->passed) << r.accuracy->rel_l2_error << " " << r.accuracy->nan_count;
+    EXPECT_EQ(r.accuracy->nan_count, 0);
+    EXPECT_TRUE(r.accuracy->note.empty()) << r.accuracy->note;
+    EXPECT_TRUE(InPlace<true>::saw_original());
+  }
+}
+
+// Undeclared, it fails with every output NaN, and the message says why and what to do, through the
+// child-to-parent wire too.
+TEST(ShortForm, InPlaceOutputNotDeclaredFailsSayingWhy) {
+  gbx::detail::set_active_protocol(quick());
+  const auto run = gbx_test::run_benchmarks("^inplace/undeclared/");
+  ASSERT_EQ(run.entries.size(), 1u);
+  const gbx::detail::RunRecord back = gbx::run_record_from_json(gbx::run_record_json(*run.entries[0]));
+  ASSERT_TRUE(back.accuracy.has_value());
+  EXPECT_FALSE(back.accuracy->passed);
+  EXPECT_EQ(back.accuracy->nan_count, 2048);
+  std::string message;
+  for (const auto& flag : gbx::analyze_run(back).flags) {
+    if (flag.name == "accuracy_failed") message = flag.message;
+  }
+  EXPECT_NE(message.find("2048 NaN outputs"), std::string::npos) << message;
+  EXPECT_NE(message.find("reads its output before writing it"), std::string::npos) << message;
+  EXPECT_NE(message.find("state.inout(y)"), std::string::npos) << message;
+}
+
+// --gbx_axis for an axis a selected benchmark lacks: it runs as registered, and says so once.
+TEST(ShortForm, AnAxisFlagABenchmarkLacksIsWarnedAboutOnce) {
+  gbx::detail::set_active_protocol(quick());
+  gbx::detail::set_axis_flags({"n=2^4"});
+  testing::internal::CaptureStderr();
+  gbx_test::run_benchmarks("^short/rotated");
+  gbx_test::run_benchmarks("^short/rotated");
+  gbx_test::run_benchmarks("^short/counted/n:1/");  // has the axis: nothing to say
+  gbx::detail::warn_missing_axes("reduce/naive", {}, true);
+  const std::string err = testing::internal::GetCapturedStderr();
+  gbx::detail::set_axis_flags({});
+  const std::string warning =
+      "gbx: --gbx_axis=n=2^4: short/rotated has no axis 'n' (its axes: none); it runs as registered";
+  EXPECT_NE(err.find(warning), std::string::npos) << err;
+  EXPECT_EQ(err.find(warning), err.rfind(warning)) << err;  // once
+  EXPECT_EQ(err.find("short/counted"), std::string::npos) << err;
+  EXPECT_NE(err.find("reduce/naive is a class-form benchmark, which has no axes"), std::string::npos) << err;
 }
 
 TEST(ShortForm, RotationCopiesExceedTheCache) {

@@ -94,7 +94,7 @@ ProcessRunResults results_of(std::vector<ProcessOutcome> outcomes) {
 
 TEST(WireFormat, RoundTripKeepsEveryField) {
   detail::RunRecord r = record_with({1e-6, 2e-6, 1.5e-6}, 4);
-  r.accuracy = Accuracy{1e-7, 2e-7, 1, "float64 CPU", 1e-5, false};
+  r.accuracy = Accuracy{1e-7, 2e-7, 1, "float64 CPU", 1e-5, false, "read before written"};
   r.memory.device_bytes = 1024;
   r.memory.host_peak_bytes_unavailable = "not tracked";
   r.measurement.timer = detail::TimerKind::host_wall;
@@ -115,6 +115,7 @@ TEST(WireFormat, RoundTripKeepsEveryField) {
   EXPECT_EQ(back.stopping.min_time_seconds, 0.125);
   ASSERT_TRUE(back.accuracy.has_value());
   EXPECT_FALSE(back.accuracy->passed);
+  EXPECT_EQ(back.accuracy->note, "read before written");
   EXPECT_EQ(back.memory.device_bytes, std::optional<std::int64_t>(1024));
   EXPECT_FALSE(back.memory.device_peak_bytes.has_value());
 }
