@@ -121,6 +121,8 @@ std::optional<detail::RunRecord> GbxReporter::record_for(Run& run) {
       if (!named.empty()) record->problem = named;
     }
     if (record) {
+      // The class form declares no axes: its Google Benchmark arguments are (ArgNames, or arg0...).
+      if (record->axes.empty()) record->axes = axes_from_run_args(run.run_name.args);
       patch_repetition(run, *record);
       repetitions_[run.run_name.str()].push_back(*record);
       consumed_.insert(record->id);

@@ -71,7 +71,7 @@ std::string per_sample_min_time(const std::optional<std::pair<std::string, std::
 PlainPlan plan_plain_runs(const std::vector<std::string>& args, const detail::Protocol& protocol) {
   PlainPlan plan;
   plan.layout.warmup = protocol.warmup_auto || protocol.warmup_runs > 0 ? 1 : 0;
-  plan.layout.samples = std::max<std::int64_t>(protocol.min_samples, 2);
+  plan.layout.samples = std::max<std::int64_t>(protocol.min_samples, 1);
   plan.layout.groups = repetitions(user_value(args, "benchmark_repetitions"));
   plan.layout.per_sample_min_time = per_sample_min_time(user_value(args, "benchmark_min_time"), plan.layout.samples);
   if (const auto warmup = user_value(args, "benchmark_min_warmup_time")) {

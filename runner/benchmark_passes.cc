@@ -124,6 +124,10 @@ void check_plain_only_flags(const std::vector<std::string>& args, const std::str
 }
 
 std::size_t run_benchmarks(Reporter& reporter, const std::string& spec) {
+  // A plain benchmark takes as many samples as the protocol now asks: gbx ab's worker sizes each block.
+  PlainLayout layout = plain_layout();
+  layout.samples = std::max<std::int64_t>(detail::active_protocol().min_samples, 1);
+  set_plain_layout(layout);
   const std::vector<std::string> names = list_instances(spec);
   if (names.empty()) return benchmark::RunSpecifiedBenchmarks(&reporter, spec);  // its own message
   Passes passes(reporter);

@@ -157,12 +157,13 @@ if missing:
     sys.exit(f"plain Google Benchmark functions missing or failed: {missing}; names: {names}")
 if not any("elements" in b for b in plain["plain_manual/manual_time"]):
     sys.exit(f"plain_manual's user counter is not in its entry: {plain['plain_manual/manual_time']}")
-# ---- plain benchmarks' samples: add the checks here once plain functions get a gbx section --------
-# for name, entries in plain.items():
-#     iteration = [b for b in entries if b.get("run_type") == "iteration"]
-#     if not iteration or len(iteration[0].get("gbx", {}).get("samples", [])) < 1:
-#         sys.exit(f"{name} has no samples: {iteration}")
-# -------------------------------------------------------------------------------------------------
+# Each plain function's repetitions are its samples, 3 here (--gbx_min_samples), with an interval.
+for name, entries in plain.items():
+    iteration = [b for b in entries if b.get("run_type") == "iteration"]
+    g = iteration[0].get("gbx", {}) if iteration else {}
+    ci = g.get("stats", {}).get("median_ci") or {}
+    if len(g.get("samples", [])) != 3 or g.get("harness") != "google_benchmark" or not ci.get("upper"):
+        sys.exit(f"{name} has no 3 samples and interval: {iteration}")
 print(f"ok: plain functions {sorted(plain)}")
 
 # The CUDA benchmark: built where gbx has CUDA; run and passed where a device is, else listed as not run.
