@@ -64,8 +64,9 @@ void FixtureBase::explain_nan(Accuracy& accuracy) const {
   const bool poisoned = poison_hook_ ? !check_output_inout_ : inout_.empty();
   if (accuracy.passed || accuracy.nan_count == 0 || !poisoned) return;
   accuracy.note =
-      "the output was poisoned with NaN before this run: a kernel that reads its output before writing it "
-      "(in place, y = a*x + y) must declare it with state.inout(y) (the class form: declare_inout)";
+      "the kernel may have read its output before writing it (in place, y = a*x + y) and found the NaN gbx "
+      "poisons outputs with before this run; declare such an output with state.inout(y) (class form: "
+      "declare_inout)";
 }
 
 }  // namespace gbx
