@@ -1,6 +1,7 @@
 #include "reporters/console_table.h"
 #include "reporters/plain_protocol.h"
 #include "reporters/run_error.h"
+#include "text/benchmark_name.h"
 #include "text/escape.h"
 #include "text/flag_legend.h"
 
@@ -17,10 +18,7 @@ namespace {
 const std::string kConstantSuffix = "/iterations:1/manual_time";
 
 std::string short_name(const benchmark::BenchmarkReporter::Run& run) {
-  std::string name = run.benchmark_name();
-  const auto at = name.find(kConstantSuffix);
-  if (at != std::string::npos) name.erase(at, kConstantSuffix.size());
-  return name;
+  return shown_benchmark_name(run.benchmark_name());
 }
 
 // Names past this width are printed whole on a line of their own, the row's values on the next.
@@ -49,7 +47,8 @@ void ConsoleTable::print_header(const benchmark::BenchmarkReporter::Context& con
   // A plain benchmark's name keeps its length: allow for one of up to 36 characters.
   const std::size_t field = context.name_field_width;
   const std::size_t longest =
-      std::max(field > kConstantSuffix.size() ? field - kConstantSuffix.size() : 0, std::min<std::size_t>(field, 36)) + 2;
+      std::max(field > kConstantSuffix.size() ? field - kConstantSuffix.size() : 0, std::min<std::size_t>(field, 36)) +
+      2;
   // A longer name gets a line of its own, so that the columns stay aligned (kMaxNameWidth).
   name_width_ = std::clamp<std::size_t>(longest, 20, kMaxNameWidth);
   out_ << "gbx run " << run_id_ << " on " << context.cpu_info.num_cpus << " CPUs";

@@ -135,10 +135,9 @@ void GbxReporter::ReportRuns(const std::vector<Run>& runs) {
   // A plain benchmark's repetitions become its samples (reporters/plain_samples.h); its aggregates
   // come after, in a call of their own.
   const auto collapsed = plain_instances_.find(runs.empty() ? std::string() : runs.front().run_name.str());
-  const bool aggregates_of_plain = collapsed != plain_instances_.end() &&
-                                   std::all_of(runs.begin(), runs.end(), [](const Run& run) {
-                                     return run.run_type == Run::RT_Aggregate;
-                                   });
+  const bool aggregates_of_plain =
+      collapsed != plain_instances_.end() &&
+      std::all_of(runs.begin(), runs.end(), [](const Run& run) { return run.run_type == Run::RT_Aggregate; });
   const PlainRows plain =
       aggregates_of_plain ? plain_aggregates(runs, collapsed->second) : collapse_plain_runs(runs, plain_layout());
   if (plain.plain && !aggregates_of_plain && !runs.empty()) plain_instances_[runs.front().run_name.str()] = plain;

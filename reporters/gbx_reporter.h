@@ -74,7 +74,7 @@ class GbxReporter : public benchmark::BenchmarkReporter {
   // The records behind each benchmark instance's repetitions, for its aggregate rows (whose label
   // Google Benchmark empties when the repetitions' labels differ).
   std::map<std::string, std::vector<detail::RunRecord>> repetitions_;
-  std::set<std::int64_t> consumed_;  // records already tied to a reported row
+  std::set<std::int64_t> consumed_;                   // records already tied to a reported row
   std::map<std::string, PlainRows> plain_instances_;  // a plain instance's rows, for its aggregates
   bool display_aggregates_only_ = false;
   bool file_aggregates_only_ = false;

@@ -32,9 +32,8 @@ struct Given {
 };
 
 std::map<std::string, Given> given_values(const std::vector<std::string>& args) {
-  static const char* const names[] = {
-      "benchmark_dry_run", "benchmark_perf_counters", "benchmark_counters_tabular",
-      "benchmark_color",   "benchmark_time_unit",     "benchmark_filter"};
+  static const char* const names[] = {"benchmark_dry_run", "benchmark_perf_counters", "benchmark_counters_tabular",
+                                      "benchmark_color",   "benchmark_time_unit",     "benchmark_filter"};
   std::map<std::string, Given> values;
   for (const std::string name : names) {
     std::string variable;

@@ -47,10 +47,9 @@ std::int64_t repetitions(const std::optional<std::pair<std::string, std::string>
 // reads a bare number of seconds. The Run type tells which (reporters/run_error.h).
 bool min_time_takes_suffix() { return google_benchmark_takes_iteration_counts(); }
 
-std::string per_sample_min_time(const std::optional<std::pair<std::string, std::string>>& given,
-                                std::int64_t samples) {
+std::string per_sample_min_time(const std::optional<std::pair<std::string, std::string>>& given, std::int64_t samples) {
   std::string text = given ? given->first : "0.5";
-  if (!text.empty() && text.back() == 'x') {  // iterations: every repetition runs that many
+  if (!text.empty() && text.back() == 'x') {     // iterations: every repetition runs that many
     return min_time_takes_suffix() ? text : "";  // 1.7 has none: runner/benchmark_passes.h refuses it
   }
   if (!text.empty() && text.back() == 's') text.pop_back();
@@ -101,9 +100,7 @@ PlainPlan plan_plain_runs(const std::vector<std::string>& args, const detail::Pr
   return plan;
 }
 
-bool google_benchmark_takes_iteration_counts() {
-  return RunHasSkipMessage<benchmark::BenchmarkReporter::Run>::value;
-}
+bool google_benchmark_takes_iteration_counts() { return RunHasSkipMessage<benchmark::BenchmarkReporter::Run>::value; }
 
 void set_plain_layout(const PlainLayout& layout) { active_layout = layout; }
 

@@ -13,10 +13,10 @@ namespace gbx {
 // Google Benchmark runs every repetition of an instance at the iteration count its first one
 // found, so the samples are alike; the first `warmup` repetitions are discarded.
 struct PlainLayout {
-  std::int64_t warmup = 1;   // leading repetitions discarded as warm-up
-  std::int64_t samples = 30; // repetitions per repetition the user asked for, one sample each
-  std::int64_t groups = 1;   // the user's --benchmark_repetitions
-  std::string per_sample_min_time;  // what each repetition runs for, as passed to Google Benchmark
+  std::int64_t warmup = 1;            // leading repetitions discarded as warm-up
+  std::int64_t samples = 30;          // repetitions per repetition the user asked for, one sample each
+  std::int64_t groups = 1;            // the user's --benchmark_repetitions
+  std::string per_sample_min_time;    // what each repetition runs for, as passed to Google Benchmark
   std::string min_warmup_time = "0";  // the user's --benchmark_min_warmup_time, for plain benchmarks only
   std::int64_t total() const { return warmup + samples * groups; }
 };

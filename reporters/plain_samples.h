@@ -17,7 +17,8 @@ namespace gbx {
 struct PlainRows {
   bool plain = false;  // false: a gbx benchmark's runs (their label carries a record id), left as they are
   std::vector<benchmark::BenchmarkReporter::Run> runs;
-  std::vector<std::optional<detail::RunRecord>> records;  // one per run (an aggregate has its first row's); none for errors
+  std::vector<std::optional<detail::RunRecord>>
+      records;  // one per run (an aggregate has its first row's); none for errors
 };
 
 // runs: one instance's repetitions, as Google Benchmark hands them to ReportRuns (its aggregates

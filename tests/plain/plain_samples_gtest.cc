@@ -47,8 +47,8 @@ gbx::PlainLayout layout(std::int64_t warmup, std::int64_t samples, std::int64_t 
 
 TEST(PlainSamples, WarmUpDroppedAndEachRepetitionOneSample) {
   // 1 warm-up + 3 samples of 10 iterations: 9 s (warm-up), then 1, 3 and 2 s: 0.1, 0.3, 0.2 s per iteration.
-  std::vector<GbRun> runs = {repetition(9.0, 9.0), repetition(1.0, 0.5), repetition(3.0, 1.5), repetition(2.0, 1.0),
-                             aggregate("mean"), aggregate("median")};
+  std::vector<GbRun> runs = {repetition(9.0, 9.0), repetition(1.0, 0.5), repetition(3.0, 1.5),
+                             repetition(2.0, 1.0), aggregate("mean"),    aggregate("median")};
   runs[1].counters["bytes_per_second"] = benchmark::Counter(100.0);  // CPU time: 100 B/s * 0.05 s = 5 B per iteration
   runs[2].counters["bytes_per_second"] = benchmark::Counter(40.0);   // 40 * 0.15 = 6
   runs[3].counters["bytes_per_second"] = benchmark::Counter(70.0);   // 70 * 0.1 = 7
@@ -77,9 +77,8 @@ TEST(PlainSamples, WarmUpDroppedAndEachRepetitionOneSample) {
 
 TEST(PlainSamples, GroupsAreTheUsersRepetitionsWithAggregatesOverTheirMedians) {
   // No warm-up, 2 groups of 3: medians 0.2 and 0.5 s per iteration (10 iterations each).
-  std::vector<GbRun> runs = {repetition(1.0, 1.0), repetition(3.0, 3.0), repetition(2.0, 2.0),
-                             repetition(5.0, 5.0), repetition(4.0, 4.0), repetition(6.0, 6.0),
-                             aggregate("mean"),    aggregate("stddev")};
+  std::vector<GbRun> runs = {repetition(1.0, 1.0), repetition(3.0, 3.0), repetition(2.0, 2.0), repetition(5.0, 5.0),
+                             repetition(4.0, 4.0), repetition(6.0, 6.0), aggregate("mean"),    aggregate("stddev")};
   const gbx::PlainRows rows = gbx::collapse_plain_runs(runs, layout(0, 3, 2));
   ASSERT_EQ(rows.runs.size(), 4u);
   EXPECT_DOUBLE_EQ(rows.runs[0].real_accumulated_time / 10.0, 0.2);
