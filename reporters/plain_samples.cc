@@ -33,7 +33,7 @@ bool stopped(const R& run) {
   }
 }
 
-double median(std::vector<double> values) {
+double median(const std::vector<double>& values) {
   const auto summary = summarize(values);
   return summary ? summary->median : 0.0;
 }

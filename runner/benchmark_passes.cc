@@ -115,9 +115,12 @@ void check_plain_only_flags(const std::vector<std::string>& args, const std::str
     if (gbx == 0) continue;
     const std::string why = " sample by gbx's protocol, one Google Benchmark iteration per repetition; ";
     if (gbx == names.size()) {
-      throw detail::FlagError(given + " does not apply: the " + std::to_string(gbx) +
-                              " selected benchmarks are gbx's, which" + why + plain.instead +
-                              ". It applies to plain Google Benchmark benchmarks");
+      std::string message = given;
+      message += " does not apply: the " + std::to_string(gbx) + " selected benchmarks are gbx's, which";
+      message += why;
+      message += plain.instead;
+      message += ". It applies to plain Google Benchmark benchmarks";
+      throw detail::FlagError(message);
     }
     note << "gbx: " << given << " applies to the " << names.size() - gbx << " plain benchmarks selected; the " << gbx
          << " gbx benchmarks" << why << plain.instead << "\n";
