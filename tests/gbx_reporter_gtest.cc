@@ -97,6 +97,7 @@ TEST(GbxReporter, RepetitionsThenAggregatesAsGoogleBenchmarkSendsThem) {
   ASSERT_TRUE(entries[3].has_value());
   EXPECT_EQ(entries[3]->id, a0);  // an aggregate row stands for the first repetition's problem
 
+  reporter.Finalize();  // the printers get every run at the end, in one call
   ASSERT_EQ(display.seen.size(), 4u);
   EXPECT_EQ(display.seen[1].cpu_accumulated_time, 2.0);
   EXPECT_EQ(display.seen[1].report_label, "b/n=1");
@@ -123,6 +124,7 @@ TEST(GbxReporter, InterleavedInstancesFindTheirOwnRepetitions) {
   reporter.ReportRuns({repetition("b", "2", b0, 0), repetition("b", "2", b1, 1), repetition("b", "2", b2, 2)});
   reporter.ReportRuns({aggregate("b", "2")});
 
+  reporter.Finalize();  // the printers get every run at the end, in one call
   ASSERT_EQ(display.seen.size(), 8u);
   EXPECT_DOUBLE_EQ(display.seen[3].cpu_accumulated_time, 9.0);   // mean(1, 2, 6) x 3
   EXPECT_DOUBLE_EQ(display.seen[7].cpu_accumulated_time, 90.0);  // mean(10, 20, 60) x 3
@@ -142,12 +144,12 @@ TEST(GbxReporter, AggregatesOnlyHidesRepetitionsFromTheDisplayButNotFromTheRecor
   reporter.ReportRuns({repetition("b", "1", a0, 0), repetition("b", "1", a1, 1), repetition("b", "1", a2, 2)});
   reporter.ReportRuns({aggregate("b", "1")});
 
+  reporter.Finalize();  // the printers get every run at the end, in one call
   ASSERT_EQ(display.seen.size(), 1u);
   EXPECT_EQ(display.seen[0].run_type, GbRun::RT_Aggregate);
   EXPECT_DOUBLE_EQ(display.seen[0].cpu_accumulated_time, 9.0);
   ASSERT_EQ(reporter.entries().size(), 4u);
   for (std::size_t i = 0; i < 3; ++i) EXPECT_TRUE(reporter.entries()[i].has_value()) << i;
-  reporter.Finalize();
   EXPECT_NE(reporter.google_benchmark_json().find("\"repetition_index\": 2"), std::string::npos)
       << "the JSON behind the record keeps every repetition";
 }
@@ -169,6 +171,7 @@ TEST(GbxReporter, AggregatesOfUnreportedRepetitionsTakeTheirInstancesLatestRecor
   channel.publish(record("b", 2, 60.0));
   reporter.ReportRuns({aggregate("b", "n:2")});
 
+  reporter.Finalize();  // the printers get every run at the end, in one call
   ASSERT_EQ(display.seen.size(), 2u);
   EXPECT_DOUBLE_EQ(display.seen[0].cpu_accumulated_time, 9.0);   // mean(1, 2, 6) x 3
   EXPECT_DOUBLE_EQ(display.seen[1].cpu_accumulated_time, 90.0);  // mean(10, 20, 60) x 3
@@ -195,6 +198,7 @@ TEST(GbxReporter, RowsWithoutARecordAreForwardedUntouched) {
   ASSERT_EQ(reporter.entries().size(), 2u);
   EXPECT_FALSE(reporter.entries()[0].has_value());
   EXPECT_FALSE(reporter.entries()[1].has_value());
+  reporter.Finalize();  // the printers get every run at the end, in one call
   ASSERT_EQ(display.seen.size(), 2u);
   EXPECT_EQ(display.seen[0].report_label, "my label");
   EXPECT_EQ(display.seen[0].cpu_accumulated_time, 1000.0);
