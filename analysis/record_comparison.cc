@@ -6,6 +6,7 @@
 
 #include "stats/bootstrap.h"
 #include "stats/comparison.h"
+#include "text/benchmark_name.h"
 #include "text/format.h"
 
 namespace gbx::tools {
@@ -229,7 +230,7 @@ Comparison compare_loaded(const LoadedRecord& base, const LoadedRecord& candidat
   for (const auto& [b, c] : pairs) {
     ComparisonRow row;
     row.name = b->name;
-    row.label = b->problem.empty() ? b->name : b->problem + " " + b->variant;
+    row.label = shown_benchmark_name(b->name);
     row.base_median = widened_median(*b);
     row.candidate_median = widened_median(*c);
     row.evidence = {b->samples.size(), c->samples.size(), processes_with_samples(*b), processes_with_samples(*c)};

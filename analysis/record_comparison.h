@@ -23,8 +23,8 @@ struct Difference {
 
 // One benchmark present in both records.
 struct ComparisonRow {
-  std::string name;
-  std::string label;            // "problem variant", or the name for plain Google Benchmark JSON
+  std::string name;             // the base's Google Benchmark name, as its record has it
+  std::string label;            // the name as shown: shown_benchmark_name(name) (text/benchmark_name.h)
   BootstrapResult base_median;  // over all samples, widened by half a tick
   BootstrapResult candidate_median;
   // Each side's process-level median, when it has >= 2 processes.

@@ -6,6 +6,7 @@
 #include <iostream>
 #include <ostream>
 
+#include "text/benchmark_name.h"
 #include "text/escape.h"
 #include "text/format.h"
 #include "writer/record_finisher.h"
@@ -33,9 +34,18 @@ std::optional<int> write_side_records(const std::function<nlohmann::json(int)>& 
 
 namespace {
 
+// A row's name as shown (text/benchmark_name.h): the benchmark's, or with two variants of one binary
+// "BASE vs CANDIDATE", each shown.
+std::string shown_row_name(const std::string& name) {
+  const auto vs = name.find(" vs ");
+  if (vs == std::string::npos) return shown_benchmark_name(name);
+  return shown_benchmark_name(name.substr(0, vs)) + " vs " + shown_benchmark_name(name.substr(vs + 4));
+}
+
 nlohmann::json row_json(const PairedResult& r, double band, double equivalence) {
   nlohmann::json j;
   j["name"] = r.name;
+  j["shown_name"] = shown_row_name(r.name);
   j["verdict"] = verdict_text(r);
   j["timing_verdict"] = to_string(r.verdict);  // what the times alone decided, before the accuracy checks
   j["unit"] = "worker pair";
@@ -73,7 +83,9 @@ nlohmann::json row_json(const PairedResult& r, double band, double equivalence) 
   const auto failed_check = [](const std::string& why) { return why.empty() ? nlohmann::json() : nlohmann::json(why); };
   j["accuracy_failure"] = {{"base", failed_check(r.base_accuracy_failure)},
                            {"candidate", failed_check(r.candidate_accuracy_failure)}};
-  j["sentence"] = paired_sentence(r, band, equivalence);
+  PairedResult shown = r;
+  shown.name = shown_row_name(r.name);
+  j["sentence"] = paired_sentence(shown, band, equivalence);
   return j;
 }
 
@@ -112,14 +124,17 @@ int print_paired(std::ostream& out, const std::string& format, const PairedCompa
     return paired_exit_code(c.rows);
   }
   const bool markdown = format == "markdown";
+  // The tables and sentences name each row as the console of a bench binary does.
+  std::vector<PairedResult> rows = c.rows;
+  for (PairedResult& r : rows) r.name = shown_row_name(r.name);
   std::size_t width = 20;
-  for (const auto& r : c.rows) width = std::max(width, r.name.size() + 2);
+  for (const auto& r : rows) width = std::max(width, r.name.size() + 2);
   if (markdown) {
     out << "| Benchmark | Ratio [95% CI] | MDE | Pairs | Verdict |\n|---|---|---|---|---|\n";
   } else {
     out << std::string(width, ' ').replace(0, 9, "Benchmark") << "Ratio [95% CI]          MDE     Pairs  Verdict\n";
   }
-  for (const auto& r : c.rows) {
+  for (const auto& r : rows) {
     char buffer[160];
     std::snprintf(buffer, sizeof buffer, "%.3f %s", r.ratio, interval_text(r.lower, r.upper).c_str());
     const std::string mde = r.mde ? format_percent(*r.mde) : "-";
@@ -136,16 +151,18 @@ int print_paired(std::ostream& out, const std::string& format, const PairedCompa
     }
   }
   out << "\n";
-  for (const auto& r : c.rows) {
+  for (const auto& r : rows) {
     const std::string s = paired_sentence(r, c.noise_band, c.equivalence);
     out << (markdown ? "- " + markdown_text(s) : terminal_text(s)) << "\n";
   }
   const auto shown = [markdown](const std::string& raw) { return markdown ? markdown_code(raw) : terminal_text(raw); };
   for (const auto& name : c.only_in_base) {
-    out << (markdown ? "- " : "") << "only in " << shown(base_path) << ": " << shown(name) << "\n";
+    out << (markdown ? "- " : "") << "only in " << shown(base_path) << ": " << shown(shown_benchmark_name(name))
+        << "\n";
   }
   for (const auto& name : c.only_in_candidate) {
-    out << (markdown ? "- " : "") << "only in " << shown(candidate_path) << ": " << shown(name) << "\n";
+    out << (markdown ? "- " : "") << "only in " << shown(candidate_path) << ": " << shown(shown_benchmark_name(name))
+        << "\n";
   }
   out << (markdown ? "\n**" : "") << summary_line(c.rows) << (markdown ? "**" : "") << "\n";
   return paired_exit_code(c.rows);

@@ -16,6 +16,7 @@
 #include "record/record_reader.h"
 #include "stats/bootstrap.h"
 #include "stats/comparison.h"
+#include "text/benchmark_name.h"
 #include "text/escape.h"
 #include "text/format.h"
 
@@ -148,6 +149,7 @@ int report_comparison(const CompareOptions& options, const LoadedRecord& base, c
     for (const auto& row : rows) {
       nlohmann::json r = {
           {"name", row.name},
+          {"shown_name", row.label},
           {"base_median", interval_json(row.base_median)},
           {"candidate_median", interval_json(row.candidate_median)},
           {"unit", row.evidence.process_level() ? "process" : "sample"},
@@ -201,10 +203,12 @@ int report_comparison(const CompareOptions& options, const LoadedRecord& base, c
       return markdown ? markdown_code(raw) : terminal_text(raw);
     };
     for (const auto& name : comparison.only_in_base) {
-      out << (markdown ? "- " : "") << "only in " << shown(options.base) << ": " << shown(name) << "\n";
+      out << (markdown ? "- " : "") << "only in " << shown(options.base) << ": " << shown(shown_benchmark_name(name))
+          << "\n";
     }
     for (const auto& name : comparison.only_in_candidate) {
-      out << (markdown ? "- " : "") << "only in " << shown(options.candidate) << ": " << shown(name) << "\n";
+      out << (markdown ? "- " : "") << "only in " << shown(options.candidate) << ": "
+          << shown(shown_benchmark_name(name)) << "\n";
     }
     if (comparison.fewer_facts) out << "note: " << kFewerFactsNote << "\n";
   }

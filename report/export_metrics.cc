@@ -8,6 +8,7 @@
 #include "report/report_model_json.h"
 #include "stats/hierarchical.h"
 #include "stats/statistics.h"
+#include "text/benchmark_name.h"
 
 namespace gbx::tools {
 
@@ -44,16 +45,30 @@ std::vector<std::pair<std::string, std::string>> read_axes(const json& gbx) {
   return axes;
 }
 
+// Whether the shown name already says an axis's value: one of its '/'-separated parts is "axis:..."
+// (gbx's short form and Google Benchmark's ArgNames), or the value alone (Google Benchmark's unnamed
+// arguments, which a plain benchmark's record lists as arg0, arg1, ...).
+bool name_carries(const std::string& name, const std::string& axis, const std::string& value) {
+  std::size_t start = 0;
+  while (start <= name.size()) {
+    const auto slash = name.find('/', start);
+    const std::string part = name.substr(start, slash == std::string::npos ? std::string::npos : slash - start);
+    if (part.rfind(axis + ":", 0) == 0 || part == value) return true;
+    if (slash == std::string::npos) break;
+    start = slash + 1;
+  }
+  return false;
+}
+
+// The shown name (text/benchmark_name.h), with the axes of gbx.axes that it does not carry as
+// " [block=256]".
 std::string dashboard_name(const ExportedBenchmark& b) {
-  if (b.problem.empty()) return b.benchmark_name;
-  std::string name = b.problem + (b.variant.empty() ? "" : " " + b.variant);
+  const std::string name = shown_benchmark_name(b.benchmark_name);
   std::string extra;
   for (const auto& [axis, value] : b.axes) {
-    std::string pair = axis;
-    pair.append("=").append(value);
-    if (b.problem.find(pair) != std::string::npos) continue;  // reduce/n=4096 already says n=4096
+    if (name_carries(name, axis, value)) continue;
     if (!extra.empty()) extra += ",";
-    extra += pair;
+    extra += axis + "=" + value;
   }
   return extra.empty() ? name : name + " [" + extra + "]";
 }
@@ -296,9 +311,9 @@ ExportRun export_run(const LoadedRecord& record) {
     }
     auto [it, inserted] = names.emplace(b.name, name);
     if (!inserted) {
-      // problem and variant do not tell these apart: Google Benchmark's names do.
-      throw ExportError(record.path + ": benchmarks " + it->second + " and " + name + " are both named '" + b.name +
-                        "' (problem and variant); give them distinct problems or variants to export them");
+      // Only a plain name and a gbx one that differ in gbx's suffix alone can meet here.
+      throw ExportError(record.path + ": benchmarks " + it->second + " and " + name + " are both shown as '" + b.name +
+                        "'; rename one of them to export them");
     }
     run.benchmarks.push_back(std::move(b));
   }

@@ -38,7 +38,7 @@ struct ExportedMetric {
 };
 
 struct ExportedBenchmark {
-  std::string name;            // the dashboard's name: "problem variant", with the axes not already in the problem
+  std::string name;            // the dashboard's: the shown name, with the axes it does not carry
   std::string benchmark_name;  // Google Benchmark's
   std::string problem;         // empty for plain Google Benchmark JSON
   std::string variant;

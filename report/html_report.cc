@@ -138,8 +138,7 @@ void write_not_run(Page& page, const RunReport& run, std::size_t index) {
   for (const auto& reason : not_run_reasons(run)) {
     page << "<p>" << html_text(reason.sentence) << ":</p><ul>";
     for (const NotRunRow* row : reason.rows) {
-      page << "<li>" << html_text(row->label)
-           << (row->label != row->name ? " <code>" + html_text(row->name) + "</code>" : "") << "</li>";
+      page << "<li>" << html_text(row->label) << "</li>";
     }
     page << "</ul>\n";
   }

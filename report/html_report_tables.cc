@@ -4,6 +4,7 @@
 #include <cstdio>
 
 #include "stats/statistics.h"
+#include "text/benchmark_name.h"
 #include "text/escape.h"
 #include "text/flag_legend.h"
 #include "text/format.h"
@@ -103,8 +104,8 @@ void write_benchmark_table(Page& page, const RunReport& run, std::size_t index) 
        << "</thead>\n<tbody>\n";
   for (const auto& row : run.benchmarks) {
     page << "<tr data-name=\"" << html_text(row.name) << "\"" << (row.skipped ? " data-skipped=\"true\"" : "") << ">";
-    page << "<td><span class=\"gbx-label\">" << html_text(row.label) << "</span>"
-         << (row.label != row.name ? "<br><code>" + html_text(row.name) + "</code>" : "") << "</td>";
+    // The shown name (text/benchmark_name.h); Google Benchmark's whole name is the row's data-name.
+    page << "<td><span class=\"gbx-label\">" << html_text(row.label) << "</span></td>";
     if (row.skipped) {
       page << "<td colspan=\"12\" class=\"gbx-skipped\">skipped: " << html_text(row.skip_reason) << "</td></tr>\n";
       continue;
@@ -239,9 +240,9 @@ void write_comparison(Page& page, const ReportModel& model, const Chart& chart) 
   }
   page << "</tbody></table>\n";
   for (const auto& name : comparison.only_in_base)
-    page << "<p>Only in the base: <code>" << html_text(name) << "</code></p>\n";
+    page << "<p>Only in the base: <code>" << html_text(shown_benchmark_name(name)) << "</code></p>\n";
   for (const auto& name : comparison.only_in_candidate) {
-    page << "<p>Only in the candidate: <code>" << html_text(name) << "</code></p>\n";
+    page << "<p>Only in the candidate: <code>" << html_text(shown_benchmark_name(name)) << "</code></p>\n";
   }
   page << "</section>\n";
 }

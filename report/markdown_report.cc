@@ -92,7 +92,7 @@ void write_results_table(std::ostream& out, const RunReport& run) {
       skipped.push_back(&row);
       continue;
     }
-    out << "| " << cell(row.name) << " | " << format_duration(row.median) << " | "
+    out << "| " << cell(row.label) << " | " << format_duration(row.median) << " | "
         << interval_text(row.median_lower, row.median_upper) << " | " << or_dash(row.cv, format_percent) << " | "
         << or_dash(row.p99, format_duration) << " | " << row.count << " | " << accuracy_text(row) << " | "
         << cell(memory_text(row)) << " | " << or_dash(row.gflops, format_three_digits_compact) << " | "
@@ -101,12 +101,12 @@ void write_results_table(std::ostream& out, const RunReport& run) {
   }
   out << "\n";
   // Records from before gbx.not_run list a benchmark that could not run among the others.
-  for (const auto* row : skipped) out << "- skipped: " << code(row->name) << ": " << text(row->skip_reason) << "\n";
+  for (const auto* row : skipped) out << "- skipped: " << code(row->label) << ": " << text(row->skip_reason) << "\n";
   if (!skipped.empty()) out << "\n";
   for (const auto& reason : not_run_reasons(run)) {
     out << text(reason.sentence) << ":\n\n";
     for (const NotRunRow* row : reason.rows) {
-      out << "- " << text(row->label) << (row->label != row->name ? " (" + code(row->name) + ")" : "") << "\n";
+      out << "- " << code(row->label) << "\n";
     }
     out << "\n";
   }

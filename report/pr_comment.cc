@@ -4,6 +4,7 @@
 
 #include "report/comparison_markdown.h"
 #include "report/suite_ratio.h"
+#include "text/benchmark_name.h"
 #include "text/escape.h"
 #include "text/format.h"
 
@@ -150,7 +151,7 @@ ComparisonComment comparison_comment(const Comparison& comparison, const std::st
   for (const auto& [list, where] : {std::pair{&comparison.only_in_base, "only in the base: "},
                                     std::pair{&comparison.only_in_candidate, "only in the candidate: "}}) {
     for (const auto& name : *list)
-      names_left += room.add("- " + std::string(where) + markdown_code(name) + "\n") ? 0 : 1;
+      names_left += room.add("- " + std::string(where) + markdown_code(shown_benchmark_name(name)) + "\n") ? 0 : 1;
   }
   if (names_left > 0) comment.left_out.push_back(std::to_string(names_left) + " names in one record only");
   if (comparison.fewer_facts) room.add("\nNote: " + std::string(kFewerFactsNote) + ".\n");

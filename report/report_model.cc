@@ -11,6 +11,7 @@
 #include "stats/bootstrap.h"
 #include "stats/comparison.h"
 #include "stats/statistics.h"
+#include "text/benchmark_name.h"
 #include "text/format.h"
 
 namespace gbx::tools {
@@ -150,7 +151,7 @@ std::vector<BenchmarkRow> benchmark_rows(const LoadedRecord& record, bool keep_s
     const json& gbx = object_at(first, "gbx");
     row.problem = string_at(gbx, "problem");
     row.variant = string_at(gbx, "variant");
-    row.label = row.problem.empty() ? row.name : row.problem + " " + row.variant;
+    row.label = shown_benchmark_name(row.name);
     row.region = string_at(gbx, "region");
     row.precision = string_at(gbx, "precision");
     if (group.measured.empty()) {
@@ -191,8 +192,7 @@ std::vector<NotRunRow> not_run_rows(const json& record) {
     NotRunRow row;
     row.name = string_at(item, "name");
     row.family = string_at(item, "family");
-    const std::string problem = string_at(item, "problem");
-    row.label = problem.empty() ? row.name : problem + " " + string_at(item, "variant");
+    row.label = shown_benchmark_name(row.name);
     row.reason = string_at(item, "reason");
     row.reason_code = string_at(item, "reason_code");
     rows.push_back(std::move(row));

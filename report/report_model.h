@@ -34,7 +34,7 @@ struct BenchmarkRow {
   std::string name;  // the full Google Benchmark name
   std::string problem;
   std::string variant;
-  std::string label;  // "problem variant", or the name when the record does not say
+  std::string label;  // the name as shown: shown_benchmark_name(name) (text/benchmark_name.h)
   std::string region;
   std::string precision;
   bool skipped = false;  // error_occurred and never measured: why is in skip_reason
@@ -68,7 +68,7 @@ struct BenchmarkRow {
 struct NotRunRow {
   std::string name;  // Google Benchmark's
   std::string family;
-  std::string label;  // "problem variant", as measured rows are read, or the name
+  std::string label;  // the name as shown, as measured rows are
   std::string reason;
   std::string reason_code;  // no_cuda_device, cuda_driver_missing, ... (docs/json-format.md)
 };

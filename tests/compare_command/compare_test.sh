@@ -56,8 +56,19 @@ done
 "$gbx" compare "$dir/a.json" "$dir/b.json" >"$dir/out" 2>"$dir/err"
 rc=$?
 [[ $rc -eq 0 || $rc -eq 3 ]] || fail "A/A compare of single-process records exit $rc (never 1): $(cat "$dir/out" "$dir/err")"
-expect_output "A/A rows name problem and variant" "$dir/out" '^reduce/n=4096 naive: '
+expect_output "A/A rows name the benchmark as the console does" "$dir/out" '^reduce/naive/n:4096 +[0-9.]+ [nuµm]?s '
+expect_output "A/A sentences name the benchmark as the console does" "$dir/out" '^reduce/naive/n:4096: '
+expect_count "no problem-and-variant name" "$dir/out" 0 'reduce/n=4096'
+expect_count "no constant suffix" "$dir/out" 0 'iterations:1/manual_time'
 expect_count "gbx records do not say fewer facts" "$dir/out" 0 'fewer facts'
+"$gbx" compare --format=json "$dir/a.json" "$dir/b.json" >"$dir/out.json" 2>"$dir/err"
+python3 - "$dir/out.json" <<'PY' || fail "json: name is Google Benchmark's, shown_name the console's"
+import json, sys
+rows = json.load(open(sys.argv[1]))["rows"]
+assert sorted(r["name"] for r in rows) == ["reduce/kahan/n:4096/iterations:1/manual_time",
+                                           "reduce/naive/n:4096/iterations:1/manual_time"], rows
+assert all(r["shown_name"] == r["name"][:-len("/iterations:1/manual_time")] for r in rows), rows
+PY
 
 # A different protocol is incompatible: exit 2 and both values shown, unless allowed.
 "$bench" --benchmark_filter='reduce/naive/n:4096' --gbx_min_samples=10 --gbx_cache=cold \

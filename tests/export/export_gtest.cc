@@ -35,15 +35,16 @@ std::vector<MetricKind> kinds(const ExportedBenchmark& b) {
   return list;
 }
 
-TEST(Export, MeasuredBenchmarksOnlyNamedByProblemVariantAndAxes) {
+TEST(Export, MeasuredBenchmarksOnlyNamedAsTheConsoleNamesThem) {
   const auto record = loaded(export_test::export_record());
   const ExportRun run = gbx::tools::export_run(record);
   std::vector<std::string> names;
   for (const auto& b : run.benchmarks) names.push_back(b.name);
-  // The failed, the skipped and the not-run benchmarks are not there; n=4096 is in the problem already.
-  EXPECT_EQ(names, (std::vector<std::string>{"gemm/m=1024,n=1024,k=1024 openblas_sgemm",
-                                             "reduce/n=4096 cuda_pairwise [block=256]",
-                                             "gemm/m=1024,n=1024,k=1024 cpu_naive"}));
+  // The failed, the skipped and the not-run benchmarks are not there; n:4096 is in the name already, and
+  // block is not.
+  EXPECT_EQ(names, (std::vector<std::string>{"gemm/openblas_sgemm/m:1024/n:1024/k:1024",
+                                             "reduce/cuda_pairwise/n:4096 [block=256]",
+                                             "gemm/cpu_naive/m:1024/n:1024/k:1024"}));
   EXPECT_EQ(run.machine.testbed(), "NVIDIA H200 / Test CPU");
   EXPECT_EQ(run.machine.commit, "0123456789abcdef");
 }
@@ -51,22 +52,22 @@ TEST(Export, MeasuredBenchmarksOnlyNamedByProblemVariantAndAxes) {
 TEST(Export, AMetricTheRecordLacksIsLeftOut) {
   const auto record = loaded(export_test::export_record());
   const ExportRun run = gbx::tools::export_run(record);
-  const ExportedBenchmark* naive = find(run, "gemm/m=1024,n=1024,k=1024 cpu_naive");
+  const ExportedBenchmark* naive = find(run, "gemm/cpu_naive/m:1024/n:1024/k:1024");
   ASSERT_NE(naive, nullptr);
   EXPECT_EQ(kinds(*naive), std::vector<MetricKind>{MetricKind::latency});
-  const ExportedBenchmark* gemm = find(run, "gemm/m=1024,n=1024,k=1024 openblas_sgemm");
+  const ExportedBenchmark* gemm = find(run, "gemm/openblas_sgemm/m:1024/n:1024/k:1024");
   ASSERT_NE(gemm, nullptr);
   EXPECT_EQ(kinds(*gemm), (std::vector<MetricKind>{MetricKind::latency, MetricKind::flop_rate, MetricKind::byte_rate,
                                                    MetricKind::energy, MetricKind::error, MetricKind::peak_memory}));
   const json bmf = gbx::tools::bencher_metric_format({run});
-  EXPECT_FALSE(bmf["gemm/m=1024,n=1024,k=1024 cpu_naive"].contains("relative-error"));
-  EXPECT_FALSE(bmf["gemm/m=1024,n=1024,k=1024 cpu_naive"].contains("peak-memory"));
+  EXPECT_FALSE(bmf["gemm/cpu_naive/m:1024/n:1024/k:1024"].contains("relative-error"));
+  EXPECT_FALSE(bmf["gemm/cpu_naive/m:1024/n:1024/k:1024"].contains("peak-memory"));
 }
 
 TEST(Export, LatencyIsTheProcessLevelEstimateAndRatesFollowItsBounds) {
   const auto record = loaded(export_test::export_record());
   const ExportRun run = gbx::tools::export_run(record);
-  const ExportedBenchmark* reduce = find(run, "reduce/n=4096 cuda_pairwise [block=256]");
+  const ExportedBenchmark* reduce = find(run, "reduce/cuda_pairwise/n:4096 [block=256]");
   ASSERT_NE(reduce, nullptr);
   const auto& latency = reduce->metrics.front();
   EXPECT_DOUBLE_EQ(latency.value, 5.1e-6);
@@ -118,9 +119,34 @@ TEST(Export, PlainGoogleBenchmarkJsonGivesLatencyByName) {
   EXPECT_FALSE(run.benchmarks[1].metrics[0].lower.has_value());  // one repetition: no interval to give
 }
 
+// An axis the shown name carries is not added again, whatever its spelling in gbx.axes: a float axis
+// recorded as 2.0 is the name's a:2, and a plain benchmark's unnamed argument (arg0) its 4096.
+TEST(Export, TheNameCarriesEachAxisOnce) {
+  using report_test::entry;
+  using report_test::samples_around;
+  std::vector<report_test::Entry> entries{
+      entry("saxpy/loop/n:4096/a:2/iterations:1/manual_time", "saxpy/n=4096/a=2", "loop", samples_around(1e-3)),
+      entry("BM_copy/4096", "BM_copy/4096", "", samples_around(2e-3)),
+      entry("BM_manual/n:2048/manual_time", "BM_manual/n:2048", "", samples_around(3e-3))};
+  json record = report_test::gbx_record(entries, "axes", "2026-12-01T00:00:00Z");
+  record["benchmarks"][0]["gbx"]["axes"] = {{"n", 4096}, {"a", 2.0}};
+  record["benchmarks"][1]["gbx"]["axes"] = {{"arg0", 4096}};
+  record["benchmarks"][2]["gbx"]["axes"] = {{"n", 2048}};
+  record["gbx"].erase("checksum");
+  gbx::seal_record(record);
+  const ExportRun run = gbx::tools::export_run(loaded(record, "axes"));
+  std::vector<std::string> names;
+  for (const auto& b : run.benchmarks) names.push_back(b.name);
+  EXPECT_EQ(names, (std::vector<std::string>{"saxpy/loop/n:4096/a:2", "BM_copy/4096", "BM_manual/n:2048/manual_time"}));
+  const json bmf = gbx::tools::bencher_metric_format({run});
+  EXPECT_TRUE(bmf.contains("saxpy/loop/n:4096/a:2")) << bmf.dump();
+}
+
 TEST(Export, RefusesTwoBenchmarksOfOneNameAndRecordsOfTwoCommits) {
-  std::vector<report_test::Entry> entries{report_test::entry("BM_x/1", "p", "v", report_test::samples_around(1e-3)),
-                                          report_test::entry("BM_x/2", "p", "v", report_test::samples_around(2e-3))};
+  // Distinct Google Benchmark names that are shown alike: only gbx's constant suffix tells them apart.
+  std::vector<report_test::Entry> entries{
+      report_test::entry("BM_x/1/iterations:1/manual_time", "p", "v", report_test::samples_around(1e-3)),
+      report_test::entry("BM_x/1", "q", "w", report_test::samples_around(2e-3))};
   const auto twice = loaded(report_test::gbx_record(entries, "twice", "2026-12-01T00:00:00Z"), "twice");
   EXPECT_THROW(gbx::tools::export_run(twice), gbx::tools::ExportError);
 

@@ -4,7 +4,8 @@
 // Every case a dashboard can get wrong is in it, each named for what it checks:
 // - a CPU GEMM with declared FLOP and bytes and RAPL energy with its interval: every metric;
 // - a device reduction over 4 processes with its process-level estimate (gbx.stats.hierarchical),
-//   GPU energy and axes (gbx.axes): the process-level latency, and the axes in the name;
+//   GPU energy and axes (gbx.axes), one of which (block) its name does not carry: the process-level
+//   latency, and that axis added to the name;
 // - a variant without accuracy, memory, throughput or energy: those metrics absent, never 0;
 // - a failed benchmark (error_occurred), an old record's skipped entry (gbx.skipped) and two gbx.not_run
 //   benchmarks: none exported.
@@ -31,16 +32,19 @@ inline json export_record() {
   using report_test::entry;
   using report_test::samples_around;
   std::vector<report_test::Entry> entries;
-  entries.push_back(
-      entry("BM_gemm/openblas/1024", "gemm/m=1024,n=1024,k=1024", "openblas_sgemm", samples_around(2e-3, 40)));
+  entries.push_back(entry("gemm/openblas_sgemm/m:1024/n:1024/k:1024/iterations:1/manual_time",
+                          "gemm/m=1024,n=1024,k=1024", "openblas_sgemm", samples_around(2e-3, 40)));
   entries.back().gflops = 1073.7;
   entries.back().gbytes = 6.3;
-  entries.push_back(entry("BM_reduce_cuda/pairwise/4096", "reduce/n=4096", "cuda_pairwise", samples_around(5e-6, 40)));
+  entries.push_back(entry("reduce/cuda_pairwise/n:4096/iterations:1/manual_time", "reduce/n=4096", "cuda_pairwise",
+                          samples_around(5e-6, 40)));
   entries.back().processes = 4;
-  entries.push_back(entry("BM_gemm/naive/1024", "gemm/m=1024,n=1024,k=1024", "cpu_naive", samples_around(0.2, 20)));
+  entries.push_back(entry("gemm/cpu_naive/m:1024/n:1024/k:1024/iterations:1/manual_time", "gemm/m=1024,n=1024,k=1024",
+                          "cpu_naive", samples_around(0.2, 20)));
   entries.back().error = std::nullopt;
   entries.back().memory = std::nullopt;
-  entries.push_back(entry("BM_gemm/failed/1024", "gemm/m=1024,n=1024,k=1024", "failed", samples_around(1e-3, 20)));
+  entries.push_back(entry("gemm/failed/m:1024/n:1024/k:1024/iterations:1/manual_time", "gemm/m=1024,n=1024,k=1024",
+                          "failed", samples_around(1e-3, 20)));
 
   json record = report_test::gbx_record(entries, "export", "2026-12-01T10:00:00Z");
   json& gemm = record["benchmarks"][0];
@@ -65,11 +69,12 @@ inline json export_record() {
   record["gbx"]["environment"]["host"]["machine"] = "x86_64";
   record["gbx"].erase("checksum");
   record = report_test::with_not_run(
-      record,
-      {{"BM_gemm_cuda/cublas/1024", "gemm/m=1024,n=1024,k=1024", "cublas_sgemm", "no CUDA device", "no_cuda_device"},
-       {"BM_reduce_cuda/naive/4096", "reduce/n=4096", "cuda_naive", "no CUDA device", "no_cuda_device"}});
-  record = report_test::with_skipped_entry(
-      record, {"BM_reduce_cuda/old/4096", "reduce/n=4096", "cuda_old", "no CUDA device", "no_cuda_device"});
+      record, {{"gemm/cublas_sgemm/m:1024/n:1024/k:1024/iterations:1/manual_time", "gemm/m=1024,n=1024,k=1024",
+                "cublas_sgemm", "no CUDA device", "no_cuda_device"},
+               {"reduce/cuda_naive/n:4096/iterations:1/manual_time", "reduce/n=4096", "cuda_naive", "no CUDA device",
+                "no_cuda_device"}});
+  record = report_test::with_skipped_entry(record, {"reduce/cuda_old/n:4096/iterations:1/manual_time", "reduce/n=4096",
+                                                    "cuda_old", "no CUDA device", "no_cuda_device"});
   return record;
 }
 

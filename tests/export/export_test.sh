@@ -40,13 +40,13 @@ must_fail() {
 edit() {  # edit IN OUT JS: OUT = JS applied to IN's JSON as `d`
   node -e "const fs=require('fs'); let d=JSON.parse(fs.readFileSync('$1')); $3; fs.writeFileSync('$2', JSON.stringify(d))"
 }
-edit bmf.json b1.json "d['gemm/m=1024,n=1024,k=1024 cpu_naive']['relative-error']={value:0}"
+edit bmf.json b1.json "d['gemm/cpu_naive/m:1024/n:1024/k:1024']['relative-error']={value:0}"
 must_fail "a missing error written as 0 (bencher)" b1.json gbx-benchmark-smaller-is-better.json \
   gbx-benchmark-bigger-is-better.json conbench.json
-edit bmf.json b2.json "d['reduce/n=4096 cuda_naive']={latency:{value:0}}"
+edit bmf.json b2.json "d['reduce/cuda_naive/n:4096']={latency:{value:0}}"
 must_fail "a not-run benchmark (bencher)" b2.json gbx-benchmark-smaller-is-better.json \
   gbx-benchmark-bigger-is-better.json conbench.json
-edit bmf.json b3.json "d['gemm/m=1024,n=1024,k=1024 openblas_sgemm'].latency.value='2e6'"
+edit bmf.json b3.json "d['gemm/openblas_sgemm/m:1024/n:1024/k:1024'].latency.value='2e6'"
 must_fail "a value that is a string (BMF schema)" b3.json gbx-benchmark-smaller-is-better.json \
   gbx-benchmark-bigger-is-better.json conbench.json
 edit gbx-benchmark-smaller-is-better.json g1.json "d[0].range='95% CI 1..2'"

@@ -22,6 +22,7 @@ cp "$dir/out" "$dir/wrong.json"
 import json, sys
 j = json.load(open(sys.argv[1]))
 row = j["rows"][0]
+assert row["shown_name"] == "accuracy/exact/n:4096 vs accuracy/wrong/n:4096", row["shown_name"]
 assert row["verdict"] == "inaccurate", row
 assert row["timing_verdict"] in ("slower", "faster", "same", "inconclusive", "unreplicated"), row
 assert row["accuracy_failure"]["base"] is None, row
@@ -33,7 +34,7 @@ echo "gbx ab: the wrong candidate is inaccurate, exit 1"
 
 expect_exit 1 "gbx compare of gbx ab's records" "$gbx" compare "$dir"/wrong/*-base.json "$dir"/wrong/*-candidate.json
 expect_output "gbx compare of gbx ab's records" "$dir/out" \
-  'vs accuracy/wrong/n:4096/iterations:1/manual_time +[0-9.]+ .* inaccurate$' \
+  '^accuracy/exact/n:4096 vs accuracy/wrong/n:4096 +[0-9.]+ .* inaccurate$' \
   ': inaccurate: the candidate failed its accuracy check \(rel L2 error 0\.01 > tolerance .*\) where the base passed; its timing: ' \
   '^summary: .*, 1 inaccurate'
 echo "gbx compare of the records: inaccurate, exit 1"

@@ -153,6 +153,7 @@ mkdir "$dir/variants"
 import json, sys
 rows = json.load(open(sys.argv[1]))['rows']
 assert [r['name'] for r in rows] == ['faults/first/iterations:1/manual_time vs faults/second/iterations:1/manual_time'], rows
+assert [r['shown_name'] for r in rows] == ['faults/first vs faults/second'], rows
 assert rows[0]['pairs'] == 3, rows
 " "$dir/variants.json" || fail "variants: $(cat "$dir/err")"
 echo "variants: faults/first against faults/second inside one binary"

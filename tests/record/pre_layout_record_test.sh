@@ -16,8 +16,8 @@ mkdir -p "$work"
 rc=0
 "$gbx" compare "$record" "$record" >"$work/compare.txt" 2>&1 || rc=$?
 [[ $rc == 0 || $rc == 3 ]] || { cat "$work/compare.txt"; echo "gbx compare exited $rc" >&2; exit 1; }
-expect_output "compare finds both sides" "$work/compare.txt" '^reduce/n=4096 naive .* same$'
-expect_output "compare finds both sides" "$work/compare.txt" '^reduce/n=4096 kahan .* same$'
+expect_output "compare finds both sides" "$work/compare.txt" '^reduce/naive/n:4096 .* same$'
+expect_output "compare finds both sides" "$work/compare.txt" '^reduce/kahan/n:4096 .* same$'
 
 "$gbx" pareto --format=json "$record" >"$work/pareto.json"
 python3 -c 'import json, sys; groups = json.load(open(sys.argv[1])); assert groups, groups' "$work/pareto.json"

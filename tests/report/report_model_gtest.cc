@@ -51,7 +51,8 @@ TEST(ReportModel, PlainJsonRepetitionsArePooledIntoOneRowWithTheMissingFactsList
 }
 
 TEST(ReportModel, OneRepetitionTakesTheRecordedStatisticsAndFacts) {
-  Entry e = report_test::entry("fam/fast", "fam/n=1", "fast", {1e-3, 2e-3, 3e-3, 4e-3, 5e-3});
+  Entry e =
+      report_test::entry("fam/fast/n:1/iterations:1/manual_time", "fam/n=1", "fast", {1e-3, 2e-3, 3e-3, 4e-3, 5e-3});
   e.median_ci = std::make_pair(2.5e-3, 3.7e-3);  // not what a bootstrap would give: proves it is read, not redone
   e.error = 3e-6;
   e.memory = 8192;
@@ -66,7 +67,7 @@ TEST(ReportModel, OneRepetitionTakesTheRecordedStatisticsAndFacts) {
   EXPECT_EQ(run.checksum_status, "intact");
   EXPECT_TRUE(run.missing_facts.empty());
   const auto& row = run.benchmarks.at(0);
-  EXPECT_EQ(row.label, "fam/n=1 fast");
+  EXPECT_EQ(row.label, "fam/fast/n:1") << "the console's name: Google Benchmark's less gbx's constant suffix";
   EXPECT_EQ(row.count, 5u);
   EXPECT_DOUBLE_EQ(row.median, 3e-3);
   EXPECT_DOUBLE_EQ(*row.median_lower, 2.5e-3);
@@ -284,14 +285,15 @@ TEST(ReportModel, BenchmarksThatCouldNotRunAreReadFromNotRunAndGroupedByReason) 
   Entry measured = report_test::entry("reduce/cpu/n:8", "reduce/n=8", "cpu", report_test::samples_around(1e-3));
   const json record = report_test::with_not_run(
       report_test::gbx_record({measured}, "not-run", "2026-01-01T00:00:00Z"),
-      {{"reduce/cub/n:8", "reduce/n=8", "cub", "no CUDA device (cudaGetDeviceCount: 100)", "no_cuda_device"},
+      {{"reduce/cub/n:8/iterations:1/manual_time", "reduce/n=8", "cub", "no CUDA device (cudaGetDeviceCount: 100)",
+        "no_cuda_device"},
        {"multi/nccl/n:8", "multi/n=8", "nccl", "needs two processes", "unavailable"},
        {"reduce/warp/n:8", "reduce/n=8", "warp", "no CUDA device (cudaGetDeviceCount: 100)", "no_cuda_device"}});
   const ReportModel model = build_report_model({report_test::write(record, "record")});
   const auto& run = model.runs[0];
   ASSERT_EQ(run.benchmarks.size(), 1u) << "the not-run benchmarks are no rows of results";
   ASSERT_EQ(run.not_run.size(), 3u);
-  EXPECT_EQ(run.not_run[0].label, "reduce/n=8 cub");
+  EXPECT_EQ(run.not_run[0].label, "reduce/cub/n:8");
   EXPECT_EQ(run.not_run[0].family, "reduce/cub");
   EXPECT_EQ(run.not_run[1].reason_code, "unavailable");
   const auto reasons = gbx::tools::not_run_reasons(run);

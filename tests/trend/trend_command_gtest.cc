@@ -66,7 +66,7 @@ Outcome trend(const std::vector<double>& levels, const std::string& format = "co
 TEST(Trend, AStepUpInTheLatestRunsIsARegression) {
   const Outcome o = trend({1.0, 1.0, 1.0, 1.0, 1.0, 1.0, 1.08, 1.08, 1.08, 1.08});
   EXPECT_EQ(o.code, 1) << o.out << o.err;
-  EXPECT_NE(o.out.find("reduce/n=4096 pairwise: 8.0% slower from run #7 (commit c0ffee7), 1.00 ms -> 1.08 ms"),
+  EXPECT_NE(o.out.find("reduce/pairwise/n:4096: 8.0% slower from run #7 (commit c0ffee7), 1.00 ms -> 1.08 ms"),
             std::string::npos)
       << o.out;
   EXPECT_NE(o.out.find("1 benchmark is slower in the latest runs than before"), std::string::npos) << o.out;
@@ -88,7 +88,7 @@ TEST(Trend, AFlatHistoryHasNoChangePoint) {
 TEST(Trend, MarkdownHasATableRow) {
   const Outcome o = trend({2.0, 2.0, 2.0, 2.0, 2.0, 1.5, 1.5, 1.5, 1.5, 1.5}, "markdown");
   EXPECT_EQ(o.code, 0) << o.out << o.err;
-  EXPECT_NE(o.out.find("| reduce/n=4096 pairwise | 25.0% faster | #6 | `c0ffee6` | 2.00 ms → 1.50 ms |"),
+  EXPECT_NE(o.out.find("| reduce/pairwise/n:4096 | 25.0% faster | #6 | `c0ffee6` | 2.00 ms → 1.50 ms |"),
             std::string::npos)
       << o.out;
 }
