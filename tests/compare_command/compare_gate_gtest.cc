@@ -74,7 +74,7 @@ TEST(CompareGate, HostNameDateAndCommitMayDiffer) {
   candidate.commit = "bbbb";
   const Outcome o = compare(Facts{}, candidate);
   EXPECT_EQ(o.code, 0) << o.err;
-  EXPECT_NE(o.out.find("gemm/m=1024,n=1024,k=1024 cublas_sgemm: the same"), std::string::npos) << o.out;
+  EXPECT_NE(o.out.find("gemm/cublas_sgemm/m:1024/n:1024/k:1024: the same"), std::string::npos) << o.out;
 }
 
 TEST(CompareGate, AnotherGpuModelIsIncompatibleAndBothValuesAreShown) {

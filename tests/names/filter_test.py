@@ -109,9 +109,11 @@ def check_binary(binary, flags, work):
     if [r["shown_name"] for r in rows] != compared or any(r["shown_name"] != shown(r["name"]) for r in rows):
         fail(f"{binary}: gbx compare's JSON shown_name: {[(r['name'], r['shown_name']) for r in rows]}")
     listed = [line for line in run([binary, *flags, "--benchmark_list_tests"]).splitlines() if line]
+    before = len(failures)
     anchored_only = [n for n in sorted(set(shown_by_console) | set(compared)) if check_filter(binary, flags, n, listed)]
-    print(f"{os.path.basename(binary)}: {len(shown_by_console)} names, each selects its benchmark alone"
-          + (f"; anchored, as found inside another name: {anchored_only}" if anchored_only else ""))
+    if len(failures) == before:
+        print(f"{os.path.basename(binary)}: {len(shown_by_console)} names, each selects its benchmark alone"
+              + (f"; anchored, as found inside another name: {anchored_only}" if anchored_only else ""))
     return shown_by_console, anchored_only
 
 
