@@ -1,6 +1,6 @@
 #pragma once
 
-// A simulated machine with the kind of noise issue 21 measured on the 2-core development machine, and
+// A simulated machine with the kind of noise issue 21 measured on a 2-core AMD EPYC VM, and
 // the two ways `gbx ab` can measure on it: today's (whole processes alternating, a benchmark's base and
 // candidate samples about 8 s apart, process medians compared by stats/hierarchical and
 // stats/comparison) and the interleaved, paired, sequential design (stats/paired, stats/sequential).
@@ -36,7 +36,7 @@ struct MachineNoise {
   double steps_per_second = 0.2;
   double process_sd = 0.01;  // each process's own offset
   double within_sd = 0.002;  // one sample's noise about the machine's speed of the moment
-  // The heavy tail seen in the records of docs/compare-ab-log.md: now and then a process runs one
+  // The heavy tail seen in recorded gbx ab runs on 2-core VMs: now and then a process runs one
   // benchmark 30-100% slower for all its blocks (3 of 19 base processes of one triad row). Each
   // process and benchmark is such a slow one with this probability, its slowdown uniform in
   // [slow_least, slow_most]. 0 draws nothing, so the other scenarios' random streams are unchanged.
@@ -44,8 +44,8 @@ struct MachineNoise {
   double slow_least = 0.3;
   double slow_most = 1.0;
   // The other heavy tail of those records: now and then one whole block runs about 20% off, faster or
-  // slower (a block of 10 us kernels caught in a step of the clock or a preemption), which in the
-  // twelfth session's aa-check was 2-5% of the blocks. Paired design only: today's design takes the
+  // slower (a block of 10 us kernels caught in a step of the clock or a preemption), which in
+  // `scripts/aa-check 2` (4 December 2026) was 2-5% of the blocks. Paired design only: today's design takes the
   // median of a process's whole slot, which a few milliseconds off do not move. 0 draws nothing.
   double block_outlier_share = 0.0;
   double block_outlier = 0.2;

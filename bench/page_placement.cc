@@ -2,10 +2,11 @@
 // sets of triad's three arrays as a benchmark's host arrays are allocated (extensions/host_memory.h:
 // 2 MiB-aligned, advised to huge pages) and keeps them all, so that each set lands elsewhere; then
 // times kernels::triad on every set in PASSES passes, interleaved. A speed that follows the set from
-// pass to pass is the placement's; one that follows the pass is the machine's (docs/compare-ab-log.md,
-// ninth session). Prints one line per set and pass: the median time per run, whether each array is in
-// a huge page, and its physical address (from /proc/self/pagemap: 0 without CAP_SYS_ADMIN).
-// Usage: page_placement [n, default 65536] [sets, default 24] [passes, default 3]; pin it (taskset).
+// pass to pass is the placement's; one that follows the pass is the machine's (the reason for the huge
+// pages of extensions/host_memory.h). Prints one line per set and pass: the median time per run, whether
+// each array is in a huge page, and its physical address (from /proc/self/pagemap: 0 without
+// CAP_SYS_ADMIN). Usage: page_placement [n, default 65536] [sets, default 24] [passes, default 3]; pin it
+// (taskset).
 #include <fcntl.h>
 #include <unistd.h>
 

@@ -5,7 +5,7 @@
 // of /dev/shm of their own. The two processes of a pair take turns, BLOCKS blocks each (one warm-up run,
 // then the median of SAMPLES samples), and the pair's estimate is the log ratio of their medians of
 // blocks. Prints one line per pair and mode, then the standard deviation of the estimates per mode:
-// the per-process term that only the same pages cancel (docs/compare-ab-log.md, tenth session).
+// the per-process term that only the same pages cancel (extensions/pair_memory.h).
 // Usage: pair_pages [n, default 65536] [pairs, default 16] [blocks, default 8] [samples, default 30];
 // pin it (taskset -c 1).
 #include <sys/mman.h>

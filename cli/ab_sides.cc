@@ -63,7 +63,7 @@ bool replan(Row& row, const PairedAnalysis& analysis, double pair_start_share, d
   // Where the row's share of what is left no longer fits one more pair, the plan's fallback (2 block
   // pairs) would make a pair whose estimate weighs as much in the test as the pairs before it, with a
   // tenth of their block pairs: on a 64 MiB bandwidth row, whose block pairs disagree by 10-20%, such
-  // pairs at the end of a run were its largest deviations (docs/compare-ab-log.md). Once the pairs suffice
+  // pairs at the end of a run were its largest deviations (scripts/aa-check). Once the pairs suffice
   // for the test across them (plan_least_pairs), the split stays, and the run's clock decides whether
   // another pair runs.
   const bool keep_split = !plan->fits_budget && next_pair >= static_cast<std::int64_t>(plan_least_pairs(design));

@@ -89,7 +89,7 @@ bool replan(Row& row, const PairedAnalysis& analysis, double pair_start_share, d
 // pairs and between pairs (kAssumedBetweenBlocksCv, kAssumedBetweenPairsCv), the pilot's costs and an
 // equal share of the budget left. Why: pair 0 ran 2 block pairs, and on the 64 MiB bandwidth rows,
 // whose pilots show several percent within a block, its estimate was the run's largest deviation in a
-// third of them (docs/compare-ab-log.md). Where the splits would leave fewer than least_pairs pairs in
+// third of them (scripts/aa-check). Where the splits would leave fewer than least_pairs pairs in
 // the budget, every row keeps its pilot split. True when the splits changed.
 bool plan_first_pairs(std::vector<Row>& rows, double startup_seconds, double budget_left,
                       const SequentialDesign& design, std::int64_t least_pairs);

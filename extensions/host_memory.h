@@ -10,7 +10,7 @@ namespace gbx {
 // physical address are those of its virtual one: the cache sets an array lands in are then the same
 // in every process, instead of depending on where the kernel put each 4 KiB page. That placement is
 // a per-process term in memory-bound benchmarks, which no interleaving of blocks cancels
-// (docs/compare-ab-log.md). Smaller arrays, and systems that refuse the advice, get ordinary pages.
+// (bench/page_placement.cc measures it). Smaller arrays, and systems that refuse the advice, get ordinary pages.
 constexpr std::size_t kHugePageBytes = std::size_t{2} << 20;
 
 // Throws std::length_error, naming the size, for more bytes than this machine's memory, counting the

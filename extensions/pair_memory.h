@@ -7,9 +7,9 @@
 namespace gbx::detail {
 
 // The two workers of a `gbx ab` worker pair measure on one copy of each large host array. Each fresh
-// process gets its own physical pages, and on the VMs here where they lie moves a memory-bound kernel
-// by several percent for the life of the process (triad at n = 65536: the pairs' log ratios had a
-// standard deviation of 4.5% on private pages, 0.45% on shared ones; docs/compare-ab-log.md). Interleaved
+// process gets its own physical pages, and on a VM where they lie moves a memory-bound kernel by
+// several percent for the life of the process (triad at n = 65536: the pairs' log ratios had a
+// standard deviation of 2.4% on private pages, 0.13% on shared ones; bench/pair_pages.cc). Interleaved
 // blocks cancel the drift in time, and only the same pages cancel the placement.
 
 // The directory the pair shares, on a tmpfs (the parent makes one per worker pair:

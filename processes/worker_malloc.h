@@ -5,13 +5,13 @@
 
 namespace gbx {
 
-// gbx ab's workers allocate with glibc's malloc in transparent huge pages: each is a fresh process, and
-// its first block of a row pays that row's setup, most of which, for the 64 MiB bandwidth rows, was the
-// kernel faulting in the 4 KiB pages of the float64 reference (128 MiB) one at a time, at a paravirtual
-// fault's cost. With glibc.malloc.hugetlb=1 (glibc 2.35 and later; an older glibc ignores it) malloc's
-// large chunks are madvise(MADV_HUGEPAGE)d, as the host arrays already are (extensions/host_memory.h):
-// the first block of triad/n:16777216 took 2.1-2.2 s, and 0.95-1.0 s with it (docs/compare-ab-log.md). Both
-// sides get the same environment, and the record says so (gbx.ab.worker_malloc).
+// gbx ab's workers allocate with glibc's malloc in transparent huge pages. Each worker is a fresh
+// process whose first block of a row pays that row's setup; for a large row most of the setup is the
+// kernel faulting in 4 KiB pages one at a time (in a VM, each at a paravirtual fault's cost), and huge
+// pages cut that by about half. With glibc.malloc.hugetlb=1 (glibc 2.35 and later; an older glibc
+// ignores it) malloc's large chunks are madvise(MADV_HUGEPAGE)d, as the host arrays already are
+// (extensions/host_memory.h). Both sides get the same environment, and the record says so
+// (gbx.ab.worker_malloc).
 inline constexpr const char* kGlibcTunablesVariable = "GLIBC_TUNABLES";
 inline constexpr const char* kMallocHugePagesTunable = "glibc.malloc.hugetlb=1";
 

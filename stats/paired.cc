@@ -176,8 +176,8 @@ PairedVariance paired_variance(const std::vector<PairEstimate>& estimates, const
   if (with_spread > 0.0) variance.between_blocks = std::max(0.0, between_blocks / with_spread);
   variance.from_blocks = explained_by_blocks / k;
   // A sample variance, not a robust one: a process slow all through (a layout that makes a kernel 10%
-  // slower) is variance between pairs that only more pairs average out. A robust spread was tried
-  // (seventh session) and put the budget into block pairs where pairs were needed (docs/compare-ab-log.md).
+  // slower) is variance between pairs that only more pairs average out. A robust spread would hide it,
+  // and the planner would put the budget into block pairs where pairs are needed.
   if (x.size() >= 2) {
     const double sd = sample_sd(x);
     variance.between_pairs = std::max(0.0, sd * sd - variance.from_blocks);

@@ -47,12 +47,13 @@ inline constexpr std::size_t kSignFlipMaxPairs = 12;
 enum class PairedSide { base, candidate };
 
 // The test across worker pairs. PairedOptions' default is signed_rank, which the tests here assume;
-// gbx ab's is weighted since the sixteenth session's aa-check (docs/compare-paired.md).
+// gbx ab's is weighted: on the same recorded runs it calls more unchanged rows `same`, none falsely,
+// with narrower intervals (docs/compare-paired.md).
 // - signed_rank: the Hodges-Lehmann centre of the x_k, the exact Wilcoxon signed-rank p-value and its
 //   distribution-free interval (stats/signed_rank.h), robust to the few processes that run far slower
 //   for all their blocks; beyond kSignedRankMaxPairs pairs it falls back to t.
 // - t: Student's t on the mean of the x_k and the exact sign-flip p-value, as before; records without a
-//   recorded test were decided with it. docs/compare-ab-log.md compares the two.
+//   recorded test were decided with it. docs/compare-paired.md compares the tests.
 // - weighted: each pair weighted by its precision (stats/weighted_pairs.h, guarded), the exact weighted
 //   sign-flip interval and p-value up to kWeightedSignFlipMaxPairs pairs, the HKSJ t interval beyond.
 enum class PairTest { signed_rank, t, weighted };

@@ -105,10 +105,10 @@ void sequential_look(const std::vector<std::vector<WorkerPairBlocks>>& pairs_by_
 // trend). A row still undecided at a look that is not the last stops, inconclusive, when even
 // reachable_pairs worker pairs (what the whole budget left would buy it alone) would decide it with a
 // chance below kFutilityChance, were its current estimate the truth and its spread as measured; the
-// budget then goes to the rows that can still be decided. Why: on this machine a 64 MiB bandwidth row
+// budget then goes to the rows that can still be decided. Why: on a 2-core VM a 64 MiB bandwidth row
 // whose processes differ by 5-10% took half of each worker pair's time for 7-10 pairs and was never
 // decided, while the L2-resident rows beside it, whose blocks cost milliseconds, stayed inconclusive
-// for want of pairs (docs/compare-ab-log.md). Stopping calls nothing, so it adds no false faster, slower or
+// for want of pairs (scripts/aa-check). Stopping calls nothing, so it adds no false faster, slower or
 // same: it gives up only the power that the row did not have.
 inline constexpr double kFutilityChance = 0.1;
 
@@ -156,15 +156,15 @@ struct PairedCosts {
 // pairs this is Kalibera & Jones's optimum one level up; with few, it trades block pairs for pairs.
 // K: K(B). Looks from look_schedule(K).
 // 1: where the noise between blocks grows with their length (a memory bandwidth that changes over tens
-// of milliseconds), a block of one sample alternates the sides most finely (docs/compare-ab-log.md). With one
+// of milliseconds), a block of one sample alternates the sides most finely. With one
 // sample a block's own spread reads 0, so n then stays at 1, which is where the plan put it.
 inline constexpr std::size_t kMinSamplesPerBlock = 1;
 inline constexpr double kMaxBlockSeconds = 0.05;
 // B is chosen among [2, kMaxBlockPairsPerPair] for the least MDE its plan reaches (t quantiles at the
-// pairs the budget then affords); kMaxBlockPairsPerPair keeps one pair to seconds. Until the eighth
-// session B was Kalibera & Jones's B*, capped at 16: on the 64 MiB bandwidth rows, whose block pairs
-// disagree by 7% and whose pairs hardly at all, B* is 30-60, and where a pair's setup costs seconds the
-// budget affords few pairs, which B* does not see (docs/compare-paired.md, "The planner").
+// pairs the budget then affords); kMaxBlockPairsPerPair keeps one pair to seconds. Not Kalibera &
+// Jones's B*: on the 64 MiB bandwidth rows, whose block pairs disagree by 7% and whose pairs hardly at
+// all, B* is 30-60, and where a pair's setup costs seconds the budget affords few pairs, which B* does
+// not see (docs/compare-paired.md, "The planner").
 inline constexpr std::size_t kMaxBlockPairsPerPair = 64;
 // The planner takes the fewest block pairs whose MDE is within this share of the least.
 inline constexpr double kPlanMdeTolerance = 0.02;
@@ -180,8 +180,8 @@ inline constexpr std::size_t kPlanLeastPairs = 6;
 // pairs cannot call a lone 20% regression, 11 can. (The last look's nominal level, a little under
 // alpha, scales q further; it is not counted.)
 std::size_t plan_least_pairs(const SequentialDesign& design);
-// The variance components assumed before any measurement (log scale): issue 21's figures on the
-// development machine (0.2% within a block, 0.3% between adjacent block pairs, 1% per process, so
+// The variance components assumed before any measurement (log scale): issue 21's figures on a
+// 2-core VM (0.2% within a block, 0.3% between adjacent block pairs, 1% per process, so
 // 1.4% between the two processes of a pair).
 inline constexpr double kAssumedWithinBlockCv = 0.002;
 inline constexpr double kAssumedBetweenBlocksCv = 0.003;

@@ -6,7 +6,7 @@
 
 // Wilcoxon's signed-rank test and the Hodges-Lehmann one-sample estimate with its exact interval, for
 // the per-pair log ratios of a paired comparison (stats/paired.h). Why not only Student's t: on the
-// development machine a few processes run 30-100% slower for all their blocks (docs/compare-ab-log.md).
+// small VMs a few processes run 30-100% slower for all their blocks (3 of 19 in one recorded triad row).
 // One such pair moves the mean and inflates the sd of the x_k, so the t interval widens to undecided;
 // the signed ranks bound an outlier's weight by its rank. Both rest on the symmetry of the x_k about
 // the true log ratio, which the design gives: the two processes of a pair are started in a random

@@ -65,8 +65,8 @@ TEST(PairedSimulation, TwoPercentSlowerIsFound) {
   EXPECT_LE(paired.same, 0.05);
 }
 
-// A process that runs one benchmark 30-100% slower now and then (5% of them), as seen on the
-// development machine: the signed rank still decides; t on the x_k as they are, dragged by the slow
+// A process that runs one benchmark 30-100% slower now and then (5% of them), as seen on 2-core
+// VMs: the signed rank still decides; t on the x_k as they are, dragged by the slow
 // pairs, mostly cannot. (Winsorised, t decides too: the slow pairs' block pairs lie far beyond the
 // row's pooled bounds. The signed rank does not need that.)
 MachineNoise heavy_tail() {

@@ -14,7 +14,7 @@ namespace {
 
 using Json = nlohmann::json;
 
-// The development machine's own /proc/cmdline (a PVM guest under Firecracker), init's part cut short.
+// A real /proc/cmdline of a PVM guest under Firecracker, init's part cut short.
 const char* const kPvmCommandLine =
     "mitigations=auto,no_guest_host,no_guest_guest console=ttyS0 quiet reboot=k panic=1 nomodule "
     "random.trust_cpu=1 swiotlb=noforce psi=1 clocksource=kvm-clock pti=on no_timer_check tsc=reliable "

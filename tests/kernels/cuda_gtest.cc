@@ -1,6 +1,6 @@
 // The CUDA kernels (kernels/gemm.h, gemm_cublas.h, reduce_cuda.h). Every launcher is linked in any
 // case; the kernels run against their CPU twins only where a CUDA device is usable, and each test
-// skips with the runtime's reason where none is (as on the development machine).
+// skips with the runtime's reason where none is (as on a machine without a GPU).
 #include <cuda_runtime_api.h>
 #include <gtest/gtest.h>
 

@@ -47,7 +47,7 @@ tree=$work/tree out=$work/out poison=$work/poison
 rm -rf "$out" "$poison"
 mkdir -p "$tree" "$out"
 
-# --- 1. prepare, as on the development machine ------------------------------------------------
+# --- 1. prepare, as on the machine that builds the tree ----------------------------------------
 log "scripts/gpu-prepare"
 "$root/scripts/gpu-prepare" || fail "scripts/gpu-prepare failed (above)"
 
