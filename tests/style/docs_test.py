@@ -5,10 +5,11 @@ usage: docs_test.py ROOT            check the tree at ROOT
        docs_test.py --self-test     check the checker on a tree made to fail each check
 
 1. No diary marker: an ordinal ("ninth", "twenty-third", "23rd", or "this", "last", "next") followed by
-   the word session, in any case and across a line break, in docs, code, CMake files or scripts. What was measured when belongs
-   in a commit message; a page states what is true now, and a figure with its date, commit and command.
+   the word session, in any case and across a line break, in docs, code, CMake files or scripts. What
+   was measured when belongs in a commit message; a page states what is true now, and a figure with
+   its date, commit and command.
 2. No absolute path of a development machine's folders: neither the folder above the checkout (taken
-   when the test runs) nor /work/ followed by a name, in the same files. Such a path means nothing on
+   when the test runs) nor /work followed by a name, in the same files. Such a path means nothing on
    another machine.
 3. Every docs/*.md page is linked from docs/README.md, the index: a page nobody can find is not read.
 
@@ -68,8 +69,9 @@ def machine_paths(root):
     if parent != "/":
         folders.add(parent)
     # A path starts after a space, a quote, a bracket, '=' or ':', never inside a longer one, and goes
-    # on with '/' and a name: "/home/runner/work/x" is not /work, and "/work/" alone names nothing.
-    return [re.compile(r"(?<![\w.~/-])" + re.escape(folder) + r"/[\w.-][^\s'\"`)\]>,;]*") for folder in sorted(folders)]
+    # on with '/' and a name: a GitHub runner's home/runner/work is not /work, and /work alone names nothing.
+    tail = r"/[\w.-][^\s'\"`)\]>,;]*"
+    return [re.compile(r"(?<![\w.~/-])" + re.escape(folder) + tail) for folder in sorted(folders)]
 
 
 def line_of(text, position):
