@@ -72,7 +72,8 @@ int export_command(const ExportOptions& options, std::ostream& out, std::ostream
     } else if (github) {
       const GithubBenchmarkFiles both = github_action_benchmark(runs);
       files.emplace_back(smaller, text_of(both.smaller_is_better));
-      // The action refuses a file without an entry: a suite with no rate gets no bigger-is-better file.
+      // The action refuses a file without an entry: a suite with no rate or user counter gets no
+      // bigger-is-better file.
       if (!both.bigger_is_better.empty()) files.emplace_back(bigger, text_of(both.bigger_is_better));
     } else {
       files.emplace_back(options.output, text_of(conbench_results(runs, {options.repository, options.run_reason})));
@@ -94,7 +95,7 @@ int export_command(const ExportOptions& options, std::ostream& out, std::ostream
     }
     out << "gbx export: wrote " << path << "\n";
   }
-  if (github && files.size() == 1) out << "gbx export: no rate to export, so no " << bigger << "\n";
+  if (github && files.size() == 1) out << "gbx export: no rate or counter to export, so no " << bigger << "\n";
   out << "benchmarks: " << benchmarks << "\n";
   const ExportMachine& machine = runs.front().machine;
   out << "testbed: " << machine.testbed() << "\n";

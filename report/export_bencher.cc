@@ -1,6 +1,28 @@
 #include "report/export_bencher.h"
 
+#include <string>
+
 namespace gbx::tools {
+
+namespace {
+
+// A counter is a measure of its own name, so one named as a gbx measure would share its charts and
+// thresholds; Bencher's slug is at most 64 characters.
+void check_counter_name(const ExportRun& run, const ExportedBenchmark& b, const std::string& counter) {
+  std::string fault;
+  if (counter.empty() || counter.size() > 64) fault = "is not 1 to 64 characters long, as a Bencher measure's is";
+  for (const MetricKind kind :
+       {MetricKind::latency, MetricKind::flop_rate, MetricKind::item_rate, MetricKind::byte_rate, MetricKind::energy,
+        MetricKind::error, MetricKind::peak_memory}) {
+    if (counter == metric_slug(kind)) fault = "is the name of gbx's own measure";
+  }
+  if (!fault.empty()) {
+    throw ExportError(run.path + ": benchmark '" + b.name + "' has a counter '" + counter + "', which " + fault +
+                      "; rename the counter to export it to Bencher");
+  }
+}
+
+}  // namespace
 
 double bencher_value(MetricKind kind, double seconds_or_si) {
   return kind == MetricKind::latency ? seconds_or_si * 1e9 : seconds_or_si;
@@ -20,6 +42,10 @@ nlohmann::json bencher_metric_format(const std::vector<ExportRun>& runs) {
           metric["upper_value"] = bencher_value(m.kind, *m.upper);
         }
         measures[metric_slug(m.kind)] = metric;
+      }
+      for (const ExportedCounter& c : b.counters) {
+        check_counter_name(run, b, c.name);
+        measures[c.name] = {{"value", c.value}};
       }
       file[b.name] = measures;
     }

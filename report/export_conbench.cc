@@ -117,11 +117,17 @@ json conbench_results(const std::vector<ExportRun>& runs, const ConbenchOptions&
                   {"latency_data", b.latency_data_per_process ? "process medians" : "samples"}};
       if (const auto* e = find(b, MetricKind::energy)) gbx["energy_joules_per_run"] = interval_json(*e);
       if (const auto* e = find(b, MetricKind::error)) gbx["relative_l2_error"] = e->value;
+      if (!b.counters.empty()) {
+        json counters = json::object();
+        for (const ExportedCounter& c : b.counters) counters[c.name] = c.value;
+        gbx["counters"] = std::move(counters);
+      }
       latency["optional_benchmark_info"] = {{"gbx", gbx}};
       results.push_back(std::move(latency));
       for (const auto& [kind, metric, unit] :
            {std::tuple<MetricKind, const char*, const char*>{MetricKind::byte_rate, "byte-rate", "B/s"},
-            {MetricKind::flop_rate, "flop-rate", "i/s"}}) {
+            {MetricKind::flop_rate, "flop-rate", "i/s"},
+            {MetricKind::item_rate, "item-rate", "i/s"}}) {
         const ExportedMetric* r = find(b, kind);
         if (r == nullptr) continue;
         const double work = r->value * time.value;

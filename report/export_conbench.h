@@ -12,11 +12,12 @@
 // itself and knows five units (B, B/s, s, ns, i/s, its conbench/units.py), so:
 // - latency: unit s, `data` the samples, or with two processes or more each process's median (the
 //   unit of replication); gbx's own estimate and interval in optional_benchmark_info.gbx;
-// - byte rate (B/s) and FLOP rate (i/s, as Google Benchmark's items_per_second holds FLOP/s for a gbx
-//   benchmark): `data` the work per run over each latency datum;
+// - byte rate (B/s), FLOP rate (i/s, as Google Benchmark's items_per_second holds FLOP/s for a gbx
+//   benchmark) and a plain benchmark's item rate (i/s): `data` the work per run over each latency datum;
 // - peak memory: unit B, `data` the one peak;
-// - energy and accuracy error, which have no Conbench unit, ride in the latency result's
-//   optional_benchmark_info.gbx.
+// - energy, accuracy error and the user counters ({name: value}), which have no Conbench unit, ride in
+//   the latency result's optional_benchmark_info.gbx, which Conbench keeps with the result without
+//   making it part of the case (a counter in tags or context would split the history at each value).
 // Each result's tags are {name, metric}, `metric` telling the results of one benchmark apart.
 // machine_info is the record's environment; an integer fact the record lacks is 0, as Conbench's own
 // client (benchadapt's machine_info) writes it, since the schema requires every one.

@@ -2,7 +2,9 @@
 
 #include <algorithm>
 #include <cstdio>
+#include <set>
 #include <string>
+#include <utility>
 
 namespace gbx::tools {
 
@@ -20,6 +22,8 @@ Unit unit_of(MetricKind kind) {
       return {"ns", 1e9};
     case MetricKind::flop_rate:
       return {"GFLOP/s", 1e-9};
+    case MetricKind::item_rate:
+      return {"items/s", 1.0};
     case MetricKind::byte_rate:
       return {"GB/s", 1e-9};
     case MetricKind::energy:
@@ -38,6 +42,13 @@ std::string number(double value) {
   return text;
 }
 
+// The lines of `extra` that say where a value comes from.
+std::string source(const ExportedBenchmark& b, const ExportMachine& machine) {
+  std::string text = "\nbenchmark: " + b.benchmark_name + "\ntestbed: " + machine.testbed();
+  if (!machine.commit.empty()) text += "\ncommit: " + machine.commit + (machine.dirty ? " (dirty)" : "");
+  return text;
+}
+
 nlohmann::json entry(const ExportedBenchmark& b, const ExportedMetric& m, const ExportMachine& machine) {
   const Unit unit = unit_of(m.kind);
   const double value = m.value * unit.per_si;
@@ -50,10 +61,14 @@ nlohmann::json entry(const ExportedBenchmark& b, const ExportedMetric& m, const 
     extra += "\n" + number(m.level * 100) + "% interval [" + number(std::min(lower, upper)) + ", " +
              number(std::max(lower, upper)) + "] " + unit.name + (m.method.empty() ? "" : " (" + m.method + ")");
   }
-  extra += "\nbenchmark: " + b.benchmark_name + "\ntestbed: " + machine.testbed();
-  if (!machine.commit.empty()) extra += "\ncommit: " + machine.commit + (machine.dirty ? " (dirty)" : "");
-  e["extra"] = extra;
+  e["extra"] = extra + source(b, machine);
   return e;
+}
+
+// A user counter: no unit gbx knows, and no interval.
+nlohmann::json counter_entry(const ExportedBenchmark& b, const ExportedCounter& c, const ExportMachine& machine) {
+  const std::string what = b.plain ? "user counter, the median over the samples" : "user counter";
+  return {{"name", b.name + " " + c.name}, {"unit", ""}, {"value", c.value}, {"extra", what + source(b, machine)}};
 }
 
 }  // namespace
@@ -61,11 +76,23 @@ nlohmann::json entry(const ExportedBenchmark& b, const ExportedMetric& m, const 
 GithubBenchmarkFiles github_action_benchmark(const std::vector<ExportRun>& runs) {
   const ExportMachine& machine = common_machine(runs);
   GithubBenchmarkFiles files;
+  std::set<std::string> names;  // the action draws one chart per name: a name twice would mix two series
+  const auto add = [&names](nlohmann::json& file, nlohmann::json e, const std::string& path) {
+    if (!names.insert(e["name"].get<std::string>()).second) {
+      throw ExportError(path + ": two entries would be named '" + e["name"].get<std::string>() +
+                        "' (a counter's name after its benchmark's); rename the counter to export it");
+    }
+    file.push_back(std::move(e));
+  };
   for (const ExportRun& run : runs) {
     for (const ExportedBenchmark& b : run.benchmarks) {
       for (const ExportedMetric& m : b.metrics) {
-        (smaller_is_better(m.kind) ? files.smaller_is_better : files.bigger_is_better).push_back(entry(b, m, machine));
+        add(smaller_is_better(m.kind) ? files.smaller_is_better : files.bigger_is_better, entry(b, m, machine),
+            run.path);
       }
+      // A counter's direction is its author's: the bigger-is-better file, as a counter that moves with
+      // the code's speed is most often a rate (Counter::kIsRate) and one per iteration stays constant.
+      for (const ExportedCounter& c : b.counters) add(files.bigger_is_better, counter_entry(b, c, machine), run.path);
     }
   }
   return files;

@@ -4,6 +4,7 @@
 #include <cmath>
 #include <map>
 #include <set>
+#include <string>
 
 #include "report/report_model_json.h"
 #include "stats/hierarchical.h"
@@ -68,7 +69,7 @@ std::string dashboard_name(const ExportedBenchmark& b) {
   for (const auto& [axis, value] : b.axes) {
     if (name_carries(name, axis, value)) continue;
     if (!extra.empty()) extra += ",";
-    extra += axis + "=" + value;
+    extra.append(axis).append("=").append(value);
   }
   return extra.empty() ? name : name + " [" + extra + "]";
 }
@@ -118,10 +119,24 @@ std::optional<ExportedMetric> latency(const std::vector<const json*>& entries, c
   return m;
 }
 
-// A rate is the work per run over the latency, so its interval is the work over the latency's bounds.
-// The work is the declared one, else what the recorded rate at the recorded median implies.
-std::optional<ExportedMetric> rate(MetricKind kind, const json& entry, const ExportedMetric& time) {
+// The seconds per iteration that Google Benchmark divided a row's rate counters by: real time for a
+// benchmark timed by UseRealTime or UseManualTime (its name says real_time or manual_time), else CPU
+// time. 0 when the row lacks it.
+double rate_seconds(const json& entry) {
+  const std::string name = string_at(entry, "name") + "/";
+  const bool real = name.find("/real_time/") != std::string::npos || name.find("/manual_time/") != std::string::npos;
+  const auto time = number_at(entry, real ? "real_time" : "cpu_time");
+  return positive(time) ? *time * seconds_per_unit(string_at(entry, "time_unit")) : 0.0;
+}
+
+// The work per run behind a rate: the declared one, else what the recorded rate at the recorded median
+// implies; for a plain benchmark, else Google Benchmark's rate counter times the time it divided by.
+std::optional<double> work_per_run(MetricKind kind, const json& entry, bool plain) {
   const json& gbx = object_at(entry, "gbx");
+  if (kind == MetricKind::item_rate) {  // no declared items: only the counter says them
+    const auto counter = number_at(entry, "items_per_second");
+    return positive(counter) ? std::optional<double>(*counter * rate_seconds(entry)) : std::nullopt;
+  }
   const bool flops = kind == MetricKind::flop_rate;
   std::optional<double> work = number_at(object_at(gbx, "declared"), flops ? "flops_per_run" : "bytes_per_run");
   if (!positive(work)) {
@@ -129,12 +144,19 @@ std::optional<ExportedMetric> rate(MetricKind kind, const json& entry, const Exp
     const auto median = number_at(object_at(gbx, "stats"), "median");
     work = positive(at_median) && positive(median) ? std::optional<double>(*at_median * 1e9 * *median) : std::nullopt;
   }
-  if (!positive(work) && !entry.contains("gbx")) {  // plain Google Benchmark JSON: its counters at real_time
-    const auto counter = number_at(entry, flops ? "items_per_second" : "bytes_per_second");
-    const auto real_time = number_at(entry, "real_time");
-    if (positive(counter) && positive(real_time))
-      work = *counter * *real_time * seconds_per_unit(string_at(entry, "time_unit"));
+  if (!positive(work) && plain && !flops) {
+    const auto counter = number_at(entry, "bytes_per_second");
+    if (positive(counter)) work = *counter * rate_seconds(entry);
   }
+  return work;
+}
+
+// A rate is the work per run over the latency, so its interval is the work over the latency's bounds.
+// A plain benchmark has an item rate and no FLOP rate; a gbx benchmark the reverse.
+std::optional<ExportedMetric> rate(MetricKind kind, const json& entry, bool plain, const ExportedMetric& time) {
+  if (kind == MetricKind::flop_rate && plain) return std::nullopt;   // its items are not FLOPs
+  if (kind == MetricKind::item_rate && !plain) return std::nullopt;  // its items_per_second is its FLOP/s
+  const auto work = work_per_run(kind, entry, plain);
   if (!positive(work)) return std::nullopt;
   ExportedMetric m;
   m.kind = kind;
@@ -145,9 +167,28 @@ std::optional<ExportedMetric> rate(MetricKind kind, const json& entry, const Exp
     m.level = time.level;
     m.method = "work per run over the latency's bounds";
   }
-  m.note = flops ? "FLOP per run over the latency" : "bytes per run over the latency";
+  m.note = kind == MetricKind::flop_rate   ? "FLOP per run over the latency"
+           : kind == MetricKind::item_rate ? "items per run (items_per_second times its time) over the latency"
+                                           : "bytes per run over the latency";
   if (!std::isfinite(m.value)) return std::nullopt;
   return m;
+}
+
+// The row's user counters, each the median over the repetitions that give it a finite value.
+std::vector<ExportedCounter> user_counters(const std::vector<const json*>& entries) {
+  std::map<std::string, std::vector<double>> values;
+  for (const json* entry : entries) {
+    for (const auto& [key, value] : entry->items()) {
+      if (!value.is_number() || !is_user_counter_key(key)) continue;
+      const double v = value.get<double>();
+      if (std::isfinite(v)) values[key].push_back(v);
+    }
+  }
+  std::vector<ExportedCounter> counters;
+  for (const auto& [name, list] : values) {
+    if (const auto m = median(list)) counters.push_back({name, *m});
+  }
+  return counters;
 }
 
 std::optional<ExportedMetric> energy(const std::vector<const json*>& entries, const LoadedBenchmark& loaded,
@@ -170,6 +211,24 @@ std::optional<ExportedMetric> energy(const std::vector<const json*>& entries, co
     m.note += ", the largest over the repetitions";
   }
   return m;
+}
+
+// The accuracy error and the memory peak, as the reader found them.
+void add_error_and_memory(const LoadedBenchmark& loaded, std::vector<ExportedMetric>& metrics) {
+  if (loaded.error && std::isfinite(*loaded.error) && *loaded.error >= 0.0) {
+    ExportedMetric m;
+    m.kind = MetricKind::error;
+    m.value = *loaded.error;
+    m.note = "relative L2 error against the float64 reference";
+    metrics.push_back(m);
+  }
+  if (positive(loaded.memory_bytes)) {
+    ExportedMetric m;
+    m.kind = MetricKind::peak_memory;
+    m.value = *loaded.memory_bytes;
+    m.note = loaded.memory_kind == "host_peak_bytes" ? "host peak bytes" : "device peak bytes";
+    metrics.push_back(m);
+  }
 }
 
 ExportMachine read_machine(const json& record) {
@@ -197,7 +256,46 @@ ExportMachine read_machine(const json& record) {
 
 }  // namespace
 
-bool smaller_is_better(MetricKind kind) { return kind != MetricKind::flop_rate && kind != MetricKind::byte_rate; }
+bool smaller_is_better(MetricKind kind) {
+  return kind != MetricKind::flop_rate && kind != MetricKind::item_rate && kind != MetricKind::byte_rate;
+}
+
+bool is_user_counter_key(const std::string& key) {
+  // Google Benchmark's JSON reporter's own keys (its json_reporter.cc), then gbx's.
+  static const std::set<std::string> kNotCounters{"name",
+                                                  "family_index",
+                                                  "per_family_instance_index",
+                                                  "run_name",
+                                                  "run_type",
+                                                  "repetitions",
+                                                  "repetition_index",
+                                                  "threads",
+                                                  "iterations",
+                                                  "real_time",
+                                                  "cpu_time",
+                                                  "time_unit",
+                                                  "aggregate_name",
+                                                  "aggregate_unit",
+                                                  "label",
+                                                  "error_occurred",
+                                                  "error_message",
+                                                  "skipped",
+                                                  "skip_message",
+                                                  "cpu_coefficient",
+                                                  "real_coefficient",
+                                                  "big_o",
+                                                  "rms",
+                                                  "allocs_per_iter",
+                                                  "max_bytes_used",
+                                                  "total_allocated_bytes",
+                                                  "net_heap_growth",
+                                                  "items_per_second",
+                                                  "bytes_per_second",
+                                                  "gbx",
+                                                  "samples",
+                                                  "batch"};
+  return kNotCounters.count(key) == 0;
+}
 
 const char* metric_slug(MetricKind kind) {
   switch (kind) {
@@ -205,6 +303,8 @@ const char* metric_slug(MetricKind kind) {
       return "latency";
     case MetricKind::flop_rate:
       return "flop-rate";
+    case MetricKind::item_rate:
+      return "item-rate";
     case MetricKind::byte_rate:
       return "byte-rate";
     case MetricKind::energy:
@@ -272,27 +372,15 @@ ExportRun export_run(const LoadedRecord& record) {
     b.cache = string_at(object_at(first, "measurement"), "cache");
     b.axes = read_axes(first);
     b.name = dashboard_name(b);
+    b.plain = !entries.front()->contains("gbx") || string_at(first, "harness") == "google_benchmark";
     const auto time = latency(entries, *loaded);
     if (!time) continue;  // nothing measured that a dashboard could draw
     b.metrics.push_back(*time);
-    for (const MetricKind kind : {MetricKind::flop_rate, MetricKind::byte_rate}) {
-      if (auto r = rate(kind, *entries.front(), *time)) b.metrics.push_back(*r);
+    for (const MetricKind kind : {MetricKind::flop_rate, MetricKind::item_rate, MetricKind::byte_rate}) {
+      if (auto r = rate(kind, *entries.front(), b.plain, *time)) b.metrics.push_back(*r);
     }
     if (auto e = energy(entries, *loaded, b.region)) b.metrics.push_back(*e);
-    if (loaded->error && std::isfinite(*loaded->error) && *loaded->error >= 0.0) {
-      ExportedMetric m;
-      m.kind = MetricKind::error;
-      m.value = *loaded->error;
-      m.note = "relative L2 error against the float64 reference";
-      b.metrics.push_back(m);
-    }
-    if (positive(loaded->memory_bytes)) {
-      ExportedMetric m;
-      m.kind = MetricKind::peak_memory;
-      m.value = *loaded->memory_bytes;
-      m.note = loaded->memory_kind == "host_peak_bytes" ? "host peak bytes" : "device peak bytes";
-      b.metrics.push_back(m);
-    }
+    add_error_and_memory(*loaded, b.metrics);
     // JSON holds no NaN or Infinity: a metric that is not finite is one the record does not give.
     b.metrics.erase(std::remove_if(b.metrics.begin(), b.metrics.end(),
                                    [](const ExportedMetric& m) {
@@ -301,6 +389,7 @@ ExportRun export_run(const LoadedRecord& record) {
                                    }),
                     b.metrics.end());
     if (b.metrics.empty() || b.metrics.front().kind != MetricKind::latency) continue;
+    b.counters = user_counters(entries);
     if (loaded->process_samples.size() >= 2) {
       for (const auto& group : loaded->process_samples) {
         if (const auto m = median(group)) b.latency_data.push_back(*m);

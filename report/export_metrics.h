@@ -22,19 +22,29 @@ class ExportError : public std::runtime_error {
   using std::runtime_error::runtime_error;
 };
 
-enum class MetricKind { latency, flop_rate, byte_rate, energy, error, peak_memory };
+// item_rate is a plain Google Benchmark benchmark's items_per_second (SetItemsProcessed): its items are
+// whatever its author counts. A gbx benchmark's items_per_second holds its FLOP/s, so it is flop_rate;
+// one kind never stands for the other.
+enum class MetricKind { latency, flop_rate, item_rate, byte_rate, energy, error, peak_memory };
 
 // Whether a smaller value is the better one: latency, energy, error and memory are; the rates are not.
 bool smaller_is_better(MetricKind kind);
 
 struct ExportedMetric {
   MetricKind kind = MetricKind::latency;
-  double value = 0.0;  // SI units: seconds, FLOP/s, bytes/s, joules per run, a ratio, bytes
+  double value = 0.0;  // SI units: seconds, FLOP/s, items/s, bytes/s, joules per run, a ratio, bytes
   std::optional<double> lower;
   std::optional<double> upper;
   double level = 0.95;  // of [lower, upper], when present
   std::string method;   // how the interval was found ("log-t-process-medians", "bootstrap_bca", ...)
   std::string note;     // what the value is, in words: "process-level median over 5 processes"
+};
+
+// A user counter of a benchmark's row (state.counters["elements"]): a number with no unit or direction
+// that gbx knows, exported under its own name.
+struct ExportedCounter {
+  std::string name;
+  double value = 0.0;  // the row's value (for a plain benchmark the median over its samples); finite
 };
 
 struct ExportedBenchmark {
@@ -46,7 +56,11 @@ struct ExportedBenchmark {
   std::string region, precision, cache;
   std::vector<double> latency_data;  // seconds: the samples, or with >= 2 processes each process's median
   bool latency_data_per_process = false;
+  bool plain = false;  // measured by Google Benchmark's loop: gbx.harness "google_benchmark", or no gbx at all
   std::vector<ExportedMetric> metrics;  // in MetricKind order, each kind at most once
+  // The user counters, by name; over repetitions, the median of theirs. A value that is not finite
+  // (null in the record) is left out.
+  std::vector<ExportedCounter> counters;
 };
 
 // The machine and the source a record was made from, as dashboards name a testbed.
@@ -81,8 +95,14 @@ ExportRun export_run(const LoadedRecord& record);
 // appears in two of them.
 const ExportMachine& common_machine(const std::vector<ExportRun>& runs);
 
-// The metric's name in the files ("latency", "flop-rate", "byte-rate", "energy", "relative-error",
-// "peak-memory"): lower case and short, within Bencher's 64-character measure slug.
+// The metric's name in the files ("latency", "flop-rate", "item-rate", "byte-rate", "energy",
+// "relative-error", "peak-memory"): lower case and short, within Bencher's 64-character measure slug.
 const char* metric_slug(MetricKind kind);
+
+// Whether a key of a benchmarks[] row is a user counter: not one of Google Benchmark's own keys (its
+// JSON reporter's name, times, iterations, complexity and memory-manager keys), not gbx's object or
+// the counts gbx adds to every row (samples, batch), and not items_per_second or bytes_per_second,
+// which are exported as rates.
+bool is_user_counter_key(const std::string& key);
 
 }  // namespace gbx::tools

@@ -9,7 +9,11 @@
 //   rescale it; and a latency unit among those its normalizeValueByUnit.ts converts.
 // - Conbench: conbench_result.schema.json (its API's rules, see there) through Ajv.
 // - The record: every measured benchmark is there, none that did not run; a metric appears exactly
-//   when the record has it (never as 0 for one it lacks); a process-level latency is the recorded one.
+//   when the record has it (never as 0 for one it lacks); a process-level latency is the recorded one;
+//   a plain benchmark's items_per_second is an item rate, never a FLOP rate; each user counter with a
+//   finite value is there with that value (Bencher: a measure of its name; the action: an entry
+//   "<benchmark> <counter>" with unit "" in the bigger-is-better file; Conbench: the latency result's
+//   optional_benchmark_info.gbx.counters), and no other.
 import { readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -29,9 +33,19 @@ const record = read(recordPath);
 // The console's name: Google Benchmark's less gbx's constant suffix.
 const shown = (name) => name.replace(/\/iterations:1\/manual_time$/, '');
 const notRun = new Set((record.gbx.not_run ?? []).map((n) => shown(n.name)));
-const expected = new Map();  // dashboard name -> {entry, metrics}
+// A row's keys that are not user counters: Google Benchmark's own (its json_reporter.cc) and gbx's.
+const notCounters = new Set([
+  'name', 'family_index', 'per_family_instance_index', 'run_name', 'run_type', 'repetitions', 'repetition_index',
+  'threads', 'iterations', 'real_time', 'cpu_time', 'time_unit', 'aggregate_name', 'aggregate_unit', 'label',
+  'error_occurred', 'error_message', 'skipped', 'skip_message', 'cpu_coefficient', 'real_coefficient', 'big_o', 'rms',
+  'allocs_per_iter', 'max_bytes_used', 'total_allocated_bytes', 'net_heap_growth', 'items_per_second',
+  'bytes_per_second', 'gbx', 'samples', 'batch',
+]);
+const counterPrefix = 'counter:';  // a user counter among a benchmark's metrics, by name
+const expected = new Map();  // dashboard name -> {entry, metrics, counters}
 for (const entry of record.benchmarks) {
   const g = entry.gbx ?? {};
+  if (entry.run_type !== 'iteration') continue;
   const label = shown(entry.name);
   if (entry.error_occurred || g.skipped) {
     notRun.add(label);
@@ -49,22 +63,39 @@ for (const entry of record.benchmarks) {
   if (typeof g.accuracy?.rel_l2_error === 'number') metrics.add('relative-error');
   const memory = g.region === 'cpu' ? g.memory?.host_peak_bytes : g.memory?.device_peak_bytes;
   if (typeof memory === 'number' && memory > 0) metrics.add('peak-memory');
-  if (g.declared?.flops_per_run > 0 || g.throughput?.gflops_per_second > 0) metrics.add('flop-rate');
-  if (g.declared?.bytes_per_run > 0 || g.throughput?.gbytes_per_second > 0) metrics.add('byte-rate');
-  expected.set(name, { entry, metrics });
+  // A plain benchmark (Google Benchmark's loop) counts its own items; a gbx one's items are FLOPs.
+  const plain = !entry.gbx || g.harness === 'google_benchmark';
+  if (!plain && (g.declared?.flops_per_run > 0 || g.throughput?.gflops_per_second > 0)) metrics.add('flop-rate');
+  if (plain && entry.items_per_second > 0) metrics.add('item-rate');
+  if (g.declared?.bytes_per_run > 0 || g.throughput?.gbytes_per_second > 0 || (plain && entry.bytes_per_second > 0)) {
+    metrics.add('byte-rate');
+  }
+  const counters = new Map();
+  for (const [key, value] of Object.entries(entry)) {
+    if (notCounters.has(key) || typeof value !== 'number' || !Number.isFinite(value)) continue;
+    counters.set(key, value);
+    metrics.add(counterPrefix + key);
+  }
+  expected.set(name, { entry, metrics, counters });
 }
 const smallerIsBetter = new Set(['latency', 'energy', 'relative-error', 'peak-memory']);
+const metricSlugs = new Set([...smallerIsBetter, 'flop-rate', 'item-rate', 'byte-rate']);
 
 function checkAgainstRecord(format, found) {
   // found: dashboard name -> Map(metric -> {value, lower, upper} in the file's units)
   for (const name of notRun) check(!found.has(name), `${format}: '${name}' did not run, yet it is exported`);
-  for (const [name, { entry, metrics }] of expected) {
+  for (const [name, { entry, metrics, counters }] of expected) {
     const got = found.get(name);
     check(got, `${format}: measured benchmark '${name}' is missing`);
     if (!got) continue;
     const names = [...got.keys()].sort().join(',');
     check(names === [...metrics].sort().join(','), `${format}: '${name}' has metrics ${names}, the record ${[...metrics]}`);
     for (const [metric, m] of got) {
+      if (metric.startsWith(counterPrefix)) {  // a counter may be 0: it must be the record's value
+        const want = counters.get(metric.slice(counterPrefix.length));
+        check(m.value === want, `${format}: '${name}' ${metric} is ${m.value}, the record ${want}`);
+        continue;
+      }
       check(Number.isFinite(m.value) && m.value !== 0, `${format}: '${name}' ${metric} is ${m.value}`);
       if (m.lower !== undefined) {
         check(m.lower <= m.value && m.value <= m.upper, `${format}: '${name}' ${metric} ${m.value} not in [${m.lower}, ${m.upper}]`);
@@ -95,7 +126,9 @@ for (const [name, measures] of Object.entries(bmf)) {
   for (const [slug, metric] of Object.entries(measures)) {
     check(slug.length <= 64, `bencher: measure slug longer than 64 characters: ${slug}`);
     check(('lower_value' in metric) === ('upper_value' in metric), `bencher: '${name}' ${slug} has one bound`);
-    metrics.set(slug, { value: metric.value, lower: metric.lower_value, upper: metric.upper_value });
+    // A measure that is not one of gbx's is a user counter's.
+    const key = metricSlugs.has(slug) ? slug : counterPrefix + slug;
+    metrics.set(key, { value: metric.value, lower: metric.lower_value, upper: metric.upper_value });
   }
   fromBmf.set(name, metrics);
 }
@@ -121,9 +154,20 @@ for (const [path, smaller] of [[smallerPath, true], [biggerPath, false]]) {
   for (const [i, b] of raw.entries()) {
     check(typeof b.value === 'number' && Number.isFinite(b.value), `github: ${path}[${i}].value is not a finite number`);
     // The parser coerces a missing unit to the text "undefined", which the charts would then show.
-    check(typeof b.unit === 'string' && b.unit.length > 0, `github: ${path}[${i}] has no unit`);
+    check(typeof b.unit === 'string', `github: ${path}[${i}] has no unit`);
     check(!names.has(b.name), `github: ${path}: '${b.name}' twice (one chart per name)`);
     names.add(b.name);
+    check(/testbed: .+/.test(b.extra ?? ''), `github: '${b.name}' names no testbed`);
+    if (b.unit === '') {  // a user counter, "<benchmark> <counter>", in the bigger-is-better file
+      check(!smaller, `github: counter '${b.name}' is in the smaller-is-better file ${path}`);
+      const owner = [...expected.keys()].find((name) => b.name.startsWith(`${name} `) &&
+                                              expected.get(name).counters.has(b.name.slice(name.length + 1)));
+      check(owner !== undefined, `github: '${b.name}' has no unit and is no benchmark's user counter`);
+      if (owner === undefined) continue;
+      if (!fromGithub.has(owner)) fromGithub.set(owner, new Map());
+      fromGithub.get(owner).set(counterPrefix + b.name.slice(owner.length + 1), { value: b.value });
+      continue;
+    }
     const cut = b.name.lastIndexOf(' - ');
     const [name, metric] = [b.name.slice(0, cut), b.name.slice(cut + 3)];
     check(smallerIsBetter.has(metric) === smaller, `github: ${metric} is in the wrong file ${path}`);
@@ -136,7 +180,6 @@ for (const [path, smaller] of [[smallerPath, true], [biggerPath, false]]) {
       check(interval, `github: '${b.name}' has a range but no interval in extra`);
       if (interval) [m.lower, m.upper] = [Number(interval[1]), Number(interval[2])];
     }
-    check(/testbed: .+/.test(b.extra ?? ''), `github: '${b.name}' names no testbed`);
     if (!fromGithub.has(name)) fromGithub.set(name, new Map());
     fromGithub.get(name).set(metric, m);
   }
@@ -163,6 +206,7 @@ for (const [i, r] of results.entries()) {
     metrics.set('latency', asMetric(gbx.latency_seconds));
     if (gbx.energy_joules_per_run) metrics.set('energy', asMetric(gbx.energy_joules_per_run));
     if (gbx.relative_l2_error !== undefined) metrics.set('relative-error', { value: gbx.relative_l2_error });
+    for (const [counter, value] of Object.entries(gbx.counters ?? {})) metrics.set(counterPrefix + counter, { value });
     const h = expected.get(name)?.entry.gbx.stats?.hierarchical;
     if (h && !h.single_process) check(r.stats.data.length === h.processes, `conbench: '${name}' data is not per process`);
   } else if (r.tags?.metric === 'peak-memory') {

@@ -8,7 +8,12 @@
 //   latency, and that axis added to the name;
 // - a variant without accuracy, memory, throughput or energy: those metrics absent, never 0;
 // - a failed benchmark (error_occurred), an old record's skipped entry (gbx.skipped) and two gbx.not_run
-//   benchmarks: none exported.
+//   benchmarks: none exported;
+// - a plain Google Benchmark benchmark (gbx.harness "google_benchmark", timed on CPU time as
+//   Google Benchmark's default is) with items_per_second, a user counter and a counter that was not
+//   finite (null): an item rate, never a FLOP rate, the counter, and nothing for the null one;
+// - a user counter on the reduction too, and gbx's own counters (samples, batch, items_per_second) on
+//   the GEMM, which are not user counters.
 
 #include "tests/report/records.h"
 
@@ -45,6 +50,9 @@ inline json export_record() {
   entries.back().memory = std::nullopt;
   entries.push_back(entry("gemm/failed/m:1024/n:1024/k:1024/iterations:1/manual_time", "gemm/m=1024,n=1024,k=1024",
                           "failed", samples_around(1e-3, 20)));
+  entries.push_back(entry("BM_items/1024", "BM_items/1024", "", samples_around(2e-6, 30)));
+  entries.back().error = std::nullopt;
+  entries.back().memory = std::nullopt;
 
   json record = report_test::gbx_record(entries, "export", "2026-12-01T10:00:00Z");
   json& gemm = record["benchmarks"][0];
@@ -58,6 +66,22 @@ inline json export_record() {
   reduce["gbx"]["energy"] = {{"gpu", {{"source", "nvml"}, {"joules_per_run", 2.5e-4}}}, {"cpu", nullptr}};
   reduce["gbx"]["axes"] = {{"n", 4096}, {"block", 256}};
   reduce["gbx"]["declared"] = {{"bytes_per_run", 4096.0 * 4}};
+  gemm["samples"] = 40;
+  gemm["batch"] = 1;
+  gemm["items_per_second"] = 2.0 * 1024 * 1024 * 1024 / 2e-3;  // gbx's FLOP/s, not a user counter
+  reduce["blocks"] = 16;
+  json& plain = record["benchmarks"][4];
+  plain["gbx"]["harness"] = "google_benchmark";
+  plain["gbx"]["region"] = "end_to_end";
+  plain["gbx"].erase("precision");
+  plain["gbx"]["axes"] = {{"arg0", 1024}};
+  plain["gbx"]["declared"] = {{"bytes_per_run", 0.0}, {"flops_per_run", 0.0}};
+  plain["cpu_time"] = 1.5;                      // us: Google Benchmark divided its rates by this
+  plain["items_per_second"] = 1024.0 / 1.5e-6;  // 1024 items per iteration
+  plain["elements"] = 2048;                     // a user counter
+  plain["broken"] = nullptr;                    // a counter that was not finite
+  plain["samples"] = 30;
+  plain["batch"] = 1000;
   json& failed = record["benchmarks"][3];
   failed["error_occurred"] = true;
   failed["error_message"] = "process 2 died: SIGSEGV";
