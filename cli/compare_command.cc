@@ -98,7 +98,7 @@ int report_comparison(const CompareOptions& options, const LoadedRecord& base, c
       return 3;
     }
   }
-  // Two records of one interleaved `gbx ab` run: the pairing of their blocks decides (cli/ab_output.h).
+  // Two records of one interleaved `gbx ab` run: the pairing of their blocks decides (ab/records.h).
   if (paired_records(base, candidate) && gate_differences(base.json, candidate.json).empty()) {
     return print_paired(out, options.format, paired_from_records(base, candidate, parse_pair_test(options.pair_test)),
                         options.base, options.candidate);

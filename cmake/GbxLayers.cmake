@@ -16,6 +16,7 @@
 #   runner       a bench binary's runs inside one process: in-process, as a child, as a worker
 #   main         a bench binary's entry point: main(), its flags, the choice of path, the --gbx_processes parent
 #   report       the HTML and Markdown report
+#   ab           gbx ab's engine: its designs, their paired analysis and both sides' records
 #   cli          the gbx command-line tool (no Google Benchmark, no CUDA)
 set(GBX_LAYERS stats record model text analysis writer processes extensions environment kernels reporters runner
-               main report cli)
+               main report ab cli)

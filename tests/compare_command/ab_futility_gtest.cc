@@ -11,9 +11,9 @@
 
 #include <nlohmann/json.hpp>
 
+#include "ab/paired.h"
+#include "ab/sides.h"
 #include "cli/ab_output.h"
-#include "cli/ab_paired.h"
-#include "cli/ab_sides.h"
 
 namespace {
 

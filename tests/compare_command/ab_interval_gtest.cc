@@ -7,8 +7,8 @@
 #include <cmath>
 #include <sstream>
 
+#include "ab/paired.h"
 #include "cli/ab_output.h"
-#include "cli/ab_paired.h"
 
 namespace {
 

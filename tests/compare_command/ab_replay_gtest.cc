@@ -10,8 +10,8 @@
 
 #include <nlohmann/json.hpp>
 
+#include "ab/paired.h"
 #include "cli/ab_output.h"
-#include "cli/ab_paired.h"
 #include "record/record_reader.h"
 
 namespace {

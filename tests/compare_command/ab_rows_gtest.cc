@@ -1,4 +1,4 @@
-// gbx ab's rows and the record's design (cli/ab_sides.h): which benchmarks are compared and which only
+// gbx ab's rows and the record's design (ab/sides.h): which benchmarks are compared and which only
 // one side lists, for one binary's benchmarks and for two variants; and what gbx.ab.design keeps.
 #include <gtest/gtest.h>
 
@@ -7,7 +7,7 @@
 
 #include <nlohmann/json.hpp>
 
-#include "cli/ab_sides.h"
+#include "ab/sides.h"
 
 namespace {
 

@@ -9,7 +9,7 @@
 #include <cmath>
 #include <vector>
 
-#include "cli/ab_sides.h"
+#include "ab/sides.h"
 
 namespace {
 

@@ -1,4 +1,4 @@
-#include "cli/ab_sides.h"
+#include "ab/sides.h"
 
 #include <algorithm>
 #include <cmath>

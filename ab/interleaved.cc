@@ -1,4 +1,4 @@
-#include "cli/ab_interleaved.h"
+#include "ab/interleaved.h"
 
 #include <algorithm>
 #include <chrono>
@@ -10,10 +10,10 @@
 #include <memory>
 #include <random>
 
+#include "ab/records.h"
+#include "ab/sides.h"
 #include "analysis/pareto.h"
 #include "analysis/record_comparison.h"
-#include "cli/ab_output.h"
-#include "cli/ab_sides.h"
 #include "model/interrupt.h"
 #include "model/protocol.h"
 #include "processes/cpu_affinity.h"
@@ -82,7 +82,7 @@ std::optional<double> parse_duration_seconds(const std::string& text) {
   return total > 0.0 ? std::optional<double>(total) : std::nullopt;
 }
 
-int run_interleaved(const AbOptions& given, std::ostream& out, std::ostream& err) {
+AbResult run_interleaved(const AbOptions& given, std::ostream& err) {
   const Clock::time_point started = Clock::now();
   AbOptions options = given;
   // Paired blocks cancel the drift, so a change far smaller than the whole-process band can be shown;
@@ -92,29 +92,29 @@ int run_interleaved(const AbOptions& given, std::ostream& out, std::ostream& err
   if (!budget) {
     err << "gbx ab: invalid value '" << options.budget
         << "' for --budget: expected a duration such as 90s, 5m or 1h30m\n";
-    return 2;
+    return ab_ended(2);
   }
   if (options.processes_given && options.processes < kMinPairs) {
     err << "gbx ab: --processes " << options.processes << " is too few: the interleaved design needs at least "
         << kMinPairs << " worker pairs to decide anything\n";
-    return 2;
+    return ab_ended(2);
   }
   const bool variants = !options.base_filter.empty() || !options.candidate_filter.empty();
   if (variants && (options.base_filter.empty() || options.candidate_filter.empty())) {
     err << "gbx ab: --base-filter and --candidate-filter go together\n";
-    return 2;
+    return ab_ended(2);
   }
   const std::optional<PairTest> test_given = parse_pair_test(options.pair_test);
   if (!test_given) {
     err << "gbx ab: invalid value '" << options.pair_test
         << "' for --pair-test: expected signed-rank, t or weighted-sign-flip\n";
-    return 2;
+    return ab_ended(2);
   }
   const PairTest test = *test_given;
   const CpuChoice cpu = pin_to_cpu(options.affinity);
   if (!cpu.error.empty()) {
     err << "gbx ab: invalid value '" << options.affinity << "' for --affinity: " << cpu.error << "\n";
-    return 2;
+    return ab_ended(2);
   }
   std::random_device device;
   const std::uint64_t seed =
@@ -141,12 +141,12 @@ int run_interleaved(const AbOptions& given, std::ostream& out, std::ostream& err
       side.description = describe_binary(side.binary, options.bench_args);
     } catch (const std::exception& error) {
       err << "gbx ab: " << error.what() << "\n";
-      return 2;
+      return ab_ended(2);
     }
     if (listed[s].empty()) {
       err << "gbx ab: " << side.binary << " selects no benchmark with these flags"
           << (variants ? std::string(" and --") + side.role + "-filter" : "") << "\n";
-      return 2;
+      return ab_ended(2);
     }
   }
   // Incompatible binaries: refused before anything runs, as `gbx compare` refuses their records.
@@ -159,7 +159,7 @@ int run_interleaved(const AbOptions& given, std::ostream& out, std::ostream& err
     if (!options.allow_incompatible) {
       err << "Timings from different hardware or software differ for reasons other than the change under test; "
              "pass --allow-incompatible to compare anyway.\n";
-      return 2;
+      return ab_ended(2);
     }
   }
   std::vector<std::string> only[2];
@@ -170,7 +170,7 @@ int run_interleaved(const AbOptions& given, std::ostream& out, std::ostream& err
   }
   if (rows.empty()) {
     err << "gbx ab: the base and the candidate list no benchmark in common\n";
-    return 2;
+    return ab_ended(2);
   }
 
   install_interrupt_handlers();
@@ -201,7 +201,7 @@ int run_interleaved(const AbOptions& given, std::ostream& out, std::ostream& err
   for (Side& side : sides) {
     if (!side.worker->lost_because().empty()) {
       err << "gbx ab: " << side.worker->lost_because() << "\n";
-      return 2;
+      return ab_ended(2);
     }
   }
   int pilot_signal = 0;
@@ -278,7 +278,7 @@ int run_interleaved(const AbOptions& given, std::ostream& out, std::ostream& err
     err << "gbx ab: --budget=" << options.budget << " is too small for one look: the first look needs " << first_look
         << " worker pairs, about " << seconds_text(static_cast<double>(first_look) * per_pair + seconds_since(started))
         << " here (" << rows.size() << " benchmarks x " << blocks << " block pairs); give a larger --budget\n";
-    return 2;
+    return ab_ended(2);
   }
   if (pilot_signal == 0)
     err << "gbx ab: plan: " << rows.size() << " benchmarks, " << blocks << " interleaved block pairs per worker pair, "
@@ -484,9 +484,12 @@ int run_interleaved(const AbOptions& given, std::ostream& out, std::ostream& err
                            signal != 0 || !analysis_failure.empty());
       },
       paths, signal, err);
-  if (ended) return *ended;
-  if (!analysis_failure.empty()) return 3;
-  PairedComparison comparison;
+  if (ended) return ab_ended(*ended);
+  if (!analysis_failure.empty()) return ab_ended(3);
+  AbResult result;
+  result.paths[0] = paths[0];
+  result.paths[1] = paths[1];
+  PairedComparison& comparison = result.comparison;
   comparison.noise_band = options.noise_band;
   comparison.equivalence = options.equivalence;
   comparison.design = design;
@@ -502,9 +505,9 @@ int run_interleaved(const AbOptions& given, std::ostream& out, std::ostream& err
     add_accuracy(comparison.rows, load_record(paths[0]), load_record(paths[1]));
   } catch (const std::exception& error) {
     err << "gbx ab: the records' accuracy checks could not be read back: " << error.what() << "\n";
-    return 3;
+    return ab_ended(3);
   }
-  return print_paired(out, options.format, comparison, sides[0].path, sides[1].path);
+  return result;
 }
 
 }  // namespace gbx::tools

@@ -11,14 +11,14 @@
 #include <utility>
 #include <vector>
 
-#include "cli/ab_command.h"
-#include "cli/ab_paired.h"
+#include "ab/options.h"
+#include "ab/paired.h"
 #include "processes/process_runner.h"
 #include "processes/worker_client.h"
 #include "stats/sequential.h"
 #include "writer/process_merge.h"
 
-// The state of `gbx ab`'s interleaved run (cli/ab_interleaved.cc): its rows, its two sides with their
+// The state of `gbx ab`'s interleaved run (ab/interleaved.cc): its rows, its two sides with their
 // workers and kept blocks, and each side's record built from them.
 namespace gbx::tools::ab_sides {
 

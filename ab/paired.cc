@@ -1,4 +1,4 @@
-#include "cli/ab_paired.h"
+#include "ab/paired.h"
 
 #include <algorithm>
 #include <cmath>
