@@ -51,7 +51,7 @@ struct ComparisonRow {
 
 // The candidate failed its accuracy check where the base passed (each side's failure in words, empty
 // where it passed or was not checked): a regression whatever its speed. The gate fails it (exit 1), and
-// the row reads "inaccurate". gbx ab's rows (cli/ab_paired.h) judge it the same way.
+// the row reads "inaccurate". gbx ab's rows (ab/paired.h) judge it the same way.
 inline bool candidate_failed_alone(const std::string& base_failure, const std::string& candidate_failure) {
   return !candidate_failure.empty() && base_failure.empty();
 }
@@ -64,7 +64,7 @@ std::string verdict_text(const ComparisonRow& row);
 
 // A row's sentence: its label, then the timing's words, with each side's failed accuracy check (the
 // record's words; empty: passed or not checked). Only the candidate failing makes it "inaccurate: ...".
-// gbx ab's rows (cli/ab_paired.h) say it the same way.
+// gbx ab's rows (ab/paired.h) say it the same way.
 std::string with_accuracy(const std::string& label, const std::string& timing, const std::string& base_failure,
                           const std::string& candidate_failure);
 

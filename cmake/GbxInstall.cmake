@@ -10,10 +10,10 @@ include(CMakePackageConfigHelpers)
 set(GBX_INSTALL_CMAKEDIR "${CMAKE_INSTALL_LIBDIR}/cmake/gbx" CACHE STRING
     "Where gbxConfig.cmake is installed, relative to the prefix")
 # The kernel families are gbx's own benchmarks, not an interface: gbx_kernels is not installed.
-# Nor are the report and the command-line tool's library: the tool itself is installed.
+# Nor are the report, gbx ab's engine and the command-line tool's library: the tool itself is installed.
 set(gbx_exported_targets)
 foreach(layer IN LISTS GBX_LAYERS)
-  if(NOT layer MATCHES "^(kernels|report|cli)$")
+  if(NOT layer MATCHES "^(kernels|report|ab|cli)$")
     list(APPEND gbx_exported_targets gbx_${layer})
   endif()
 endforeach()
