@@ -101,6 +101,25 @@ void make_directories(const std::string& dir) {
   }
 }
 
+// Google Benchmark's flags among the command line's: the outputs, the time unit, and the layout of
+// plain benchmarks (reporters/plain_protocol.h). Throws detail::FlagError for one that cannot be used.
+RunOutputs take_google_benchmark_flags(const detail::CommandLine& line) {
+  RunOutputs output = split_output_flags(line.passthrough);
+  set_reported_time_unit(check_google_benchmark_flags(line.passthrough).time_unit);
+  PlainPlan plain = plan_plain_runs(output.for_google_benchmark, line.protocol);
+  output.for_google_benchmark = std::move(plain.args);
+  set_plain_layout(plain.layout);
+  if (!known_format(output.out_format)) {
+    throw detail::FlagError("invalid value '" + output.out_format +
+                            "' for --benchmark_out_format: expected json, console or csv");
+  }
+  if (!known_format(output.format)) {
+    throw detail::FlagError("invalid value '" + output.format +
+                            "' for --benchmark_format: expected json, console or csv");
+  }
+  return output;
+}
+
 int refuse(const std::string& message) {
   std::cerr << "gbx: " << message << "\n";
   return 2;
@@ -148,22 +167,11 @@ int run_main(int argc, char** argv) {
   }
   RunOutputs output;
   try {
-    output = split_output_flags(line.passthrough);
-    set_reported_time_unit(check_google_benchmark_flags(line.passthrough).time_unit);
-    PlainPlan plain = plan_plain_runs(output.for_google_benchmark, line.protocol);
-    output.for_google_benchmark = std::move(plain.args);
-    set_plain_layout(plain.layout);
+    output = take_google_benchmark_flags(line);
   } catch (const detail::FlagError& error) {
     return refuse(error.what());
   }
   if (output.help) std::cout << "gbx flags (read before Google Benchmark's own):\n" << detail::flags_help() << "\n";
-  if (!known_format(output.out_format)) {
-    return refuse("invalid value '" + output.out_format +
-                  "' for --benchmark_out_format: expected json, console or csv");
-  }
-  if (!known_format(output.format)) {
-    return refuse("invalid value '" + output.format + "' for --benchmark_format: expected json, console or csv");
-  }
 
   RecordHeader header_at_start{new_run_id(), utc_timestamp(), given, line.protocol};
   if (!shard.record.is_null()) header_at_start.sections["shard"] = shard.record;

@@ -38,7 +38,6 @@ KNOWN_LONG = {
     "compare_command.cc:report_comparison": 128,
     "gbx.cc:run_command": 244,
     "fixture.cc:FixtureBase::measure_benchmark": 103,
-    "driver.cc:run_main": 103,
     "protocol.cc:parse_command_line": 109,
     "process_runner.cc:ProcessRunner::launch": 159,
     "record_reader.cc:read_checked": 125,
