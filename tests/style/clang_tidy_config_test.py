@@ -45,7 +45,7 @@ for outside in [f"{root}/tests/support/simulated_timer.h", "/usr/include/benchma
     if header_filter.search(outside):
         failures.append(f"HeaderFilterRegex matches {outside}, which is not gbx's code")
 
-# The job that runs it exists (scripts/test does not call it yet: docs/build.md says why).
+# The job that runs it exists (.ci/run calls it on what changed: docs/build.md says why).
 if not (root / "scripts/tidy").is_file():
     failures.append("there is no scripts/tidy")
 
