@@ -24,11 +24,12 @@ std::string short_name(const benchmark::BenchmarkReporter::Run& run) {
 // Names past this width are printed whole on a line of their own, the row's values on the next.
 constexpr std::size_t kMaxNameWidth = 72;
 
-// "0.0167s" or "0.0167" (seconds) as "0.0167 s"; an iteration count ("100x") as "100 iterations".
+// How long each repetition of a plain benchmark runs: "0.0167 s or more, at the iteration count its
+// first repetition found" for a time ("0.0167s" or "0.0167"), "100 iterations" for a count ("100x").
 std::string per_sample_text(std::string value) {
   if (!value.empty() && value.back() == 'x') return value.substr(0, value.size() - 1) + " iterations";
   if (!value.empty() && value.back() == 's') value.pop_back();
-  return value + " s";
+  return value + " s or more, at the iteration count its first repetition found";
 }
 
 // Left-aligned in width, and never touching the next column.
@@ -169,8 +170,7 @@ void ConsoleTable::print_footer() {
     const PlainLayout& plain = plain_layout();
     out_ << "plain Google Benchmark benchmarks: " << plain.warmup << " warm-up repetition"
          << (plain.warmup == 1 ? "" : "s") << " discarded, then each repetition of Google Benchmark's loop ("
-         << per_sample_text(plain.per_sample_min_time)
-         << " or more, at the iteration count its first repetition found) is one sample, " << plain.samples
+         << per_sample_text(plain.per_sample_min_time) << ") is one sample, " << plain.samples
          << " per --benchmark_repetitions\n";
   }
   const std::string legend = flag_legend(std::vector<std::string>(flags_shown_.begin(), flags_shown_.end()));
