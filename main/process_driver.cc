@@ -14,6 +14,7 @@
 #include "model/interrupt.h"
 #include "processes/process_runner.h"
 #include "record/atomic_file.h"
+#include "record/benchmark_row_keys.h"
 #include "record/checksum.h"
 #include "reporters/console_table.h"
 #include "reporters/google_benchmark_flags.h"
@@ -33,31 +34,6 @@ benchmark::TimeUnit time_unit_from(const std::string& unit) {
   if (unit == "ms") return benchmark::kMillisecond;
   if (unit == "s") return benchmark::kSecond;
   return benchmark::kNanosecond;
-}
-
-bool is_standard_key(const std::string& key) {
-  static const char* const kKeys[] = {"name",
-                                      "family_index",
-                                      "per_family_instance_index",
-                                      "run_name",
-                                      "run_type",
-                                      "repetitions",
-                                      "repetition_index",
-                                      "threads",
-                                      "iterations",
-                                      "real_time",
-                                      "cpu_time",
-                                      "time_unit",
-                                      "aggregate_name",
-                                      "aggregate_unit",
-                                      "label",
-                                      "error_occurred",
-                                      "error_message",
-                                      "gbx"};
-  for (const char* k : kKeys) {
-    if (key == k) return true;
-  }
-  return false;
 }
 
 // Marks a run stopped by SkipWithError, in the spelling of this Google Benchmark (see run_error.h).
@@ -100,7 +76,8 @@ Run run_from_json(const nlohmann::json& b) {
   run.cpu_accumulated_time = percentage ? value("cpu_time") : value("cpu_time") / multiplier * scale;
   run.statistics = nullptr;
   for (const auto& [key, counter] : b.items()) {
-    if (!is_standard_key(key) && counter.is_number()) run.counters[key] = benchmark::Counter(counter.get<double>());
+    if (!is_google_benchmark_row_key(key) && counter.is_number())
+      run.counters[key] = benchmark::Counter(counter.get<double>());
   }
   return run;
 }

@@ -6,6 +6,7 @@
 #include <set>
 #include <string>
 
+#include "record/benchmark_row_keys.h"
 #include "report/report_model_json.h"
 #include "stats/hierarchical.h"
 #include "stats/statistics.h"
@@ -261,40 +262,9 @@ bool smaller_is_better(MetricKind kind) {
 }
 
 bool is_user_counter_key(const std::string& key) {
-  // Google Benchmark's JSON reporter's own keys (its json_reporter.cc), then gbx's.
-  static const std::set<std::string> kNotCounters{"name",
-                                                  "family_index",
-                                                  "per_family_instance_index",
-                                                  "run_name",
-                                                  "run_type",
-                                                  "repetitions",
-                                                  "repetition_index",
-                                                  "threads",
-                                                  "iterations",
-                                                  "real_time",
-                                                  "cpu_time",
-                                                  "time_unit",
-                                                  "aggregate_name",
-                                                  "aggregate_unit",
-                                                  "label",
-                                                  "error_occurred",
-                                                  "error_message",
-                                                  "skipped",
-                                                  "skip_message",
-                                                  "cpu_coefficient",
-                                                  "real_coefficient",
-                                                  "big_o",
-                                                  "rms",
-                                                  "allocs_per_iter",
-                                                  "max_bytes_used",
-                                                  "total_allocated_bytes",
-                                                  "net_heap_growth",
-                                                  "items_per_second",
-                                                  "bytes_per_second",
-                                                  "gbx",
-                                                  "samples",
-                                                  "batch"};
-  return kNotCounters.count(key) == 0;
+  // Google Benchmark's own keys, then gbx's counters and the rates it exports as metrics.
+  static const std::set<std::string> kGbxCounters{"items_per_second", "bytes_per_second", "samples", "batch"};
+  return !is_google_benchmark_row_key(key) && kGbxCounters.count(key) == 0;
 }
 
 const char* metric_slug(MetricKind kind) {
