@@ -109,6 +109,7 @@ RunOutputs take_google_benchmark_flags(const detail::CommandLine& line) {
   PlainPlan plain = plan_plain_runs(output.for_google_benchmark, line.protocol);
   output.for_google_benchmark = std::move(plain.args);
   set_plain_layout(plain.layout);
+  output.context = std::move(plain.context);
   if (!known_format(output.out_format)) {
     throw detail::FlagError("invalid value '" + output.out_format +
                             "' for --benchmark_out_format: expected json, console or csv");
@@ -193,6 +194,7 @@ int run_main(int argc, char** argv) {
   gb_argv.push_back(nullptr);
   benchmark::Initialize(&gb_argc, gb_argv.data());
   if (benchmark::ReportUnrecognizedArguments(gb_argc, gb_argv.data())) return 2;
+  for (const auto& [key, value] : output.context) benchmark::AddCustomContext(key, value);
   // At the very end: Shutdown frees --benchmark_context's map without forgetting it, and the record's
   // environment reads the context after the run (a use after free, then a crash, before).
   struct ShutdownLast {

@@ -65,6 +65,25 @@ std::string per_sample_min_time(const std::optional<std::pair<std::string, std::
   return value;
 }
 
+// "k=v,k2=v2", as Google Benchmark reads --benchmark_context.
+std::vector<std::pair<std::string, std::string>> context_pairs(const std::string& arg) {
+  const std::string text = arg.substr(arg.find('=') + 1);
+  std::vector<std::pair<std::string, std::string>> pairs;
+  std::size_t start = 0;
+  while (start < text.size()) {
+    const auto comma = text.find(',', start);
+    const std::string pair = text.substr(start, comma == std::string::npos ? std::string::npos : comma - start);
+    const auto equals = pair.find('=');
+    if (equals == std::string::npos || pair.find('=', equals + 1) != std::string::npos) {
+      throw detail::FlagError("invalid value in " + arg + ": expected key=value pairs separated by commas");
+    }
+    pairs.emplace_back(pair.substr(0, equals), pair.substr(equals + 1));
+    if (comma == std::string::npos) break;
+    start = comma + 1;
+  }
+  return pairs;
+}
+
 }  // namespace
 
 PlainPlan plan_plain_runs(const std::vector<std::string>& args, const detail::Protocol& protocol) {
@@ -85,6 +104,11 @@ PlainPlan plan_plain_runs(const std::vector<std::string>& args, const detail::Pr
     const auto is = [&arg](const std::string& flag) {
       return arg == "--" + flag || arg.rfind("--" + flag + "=", 0) == 0;
     };
+    if (is("benchmark_context")) {
+      const auto pairs = context_pairs(arg);
+      plan.context.insert(plan.context.end(), pairs.begin(), pairs.end());
+      continue;
+    }
     if (is("benchmark_min_time") || is("benchmark_min_warmup_time") || is("benchmark_display_aggregates_only") ||
         is("benchmark_report_aggregates_only")) {
       continue;

@@ -2,6 +2,7 @@
 
 #include <cstdint>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "model/protocol.h"
@@ -25,6 +26,10 @@ struct PlainLayout {
 struct PlainPlan {
   std::vector<std::string> args;
   PlainLayout layout;
+  // --benchmark_context's pairs, for benchmark::AddCustomContext once Google Benchmark is initialised:
+  // gbx initialises it again for each pass (runner/benchmark_passes.h), and Google Benchmark adds
+  // its flag's pairs again each time, warning that each one exists already.
+  std::vector<std::pair<std::string, std::string>> context;
 };
 
 // Reads the user's --benchmark_repetitions=R and --benchmark_min_time=T (or their environment
@@ -36,7 +41,7 @@ struct PlainPlan {
 // leave out --benchmark_min_warmup_time, which runner/benchmark_passes.h gives plain benchmarks only,
 // and --benchmark_{display,report}_aggregates_only, which the reporter applies itself (Google
 // Benchmark would hide the repetitions that are the samples).
-// Throws detail::FlagError for a value Google Benchmark could not use.
+// Throws detail::FlagError for a value Google Benchmark could not use, a --benchmark_context among them.
 PlainPlan plan_plain_runs(const std::vector<std::string>& args, const detail::Protocol& protocol);
 
 // Whether this Google Benchmark reads --benchmark_min_time with a unit, and iteration counts

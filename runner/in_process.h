@@ -1,6 +1,7 @@
 #pragma once
 
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "model/protocol.h"
@@ -20,8 +21,9 @@ struct RunOutputs {
   bool display_aggregates_only = false;  // --benchmark_display_aggregates_only
   bool report_aggregates_only = false;   // --benchmark_report_aggregates_only
   bool help = false;
-  std::vector<std::string> for_google_benchmark;  // every flag that Google Benchmark is given
-  std::string record_path;                        // from --gbx_out_dir, empty for none
+  std::vector<std::string> for_google_benchmark;             // every flag that Google Benchmark is given
+  std::string record_path;                                   // from --gbx_out_dir, empty for none
+  std::vector<std::pair<std::string, std::string>> context;  // --benchmark_context, added once
 };
 
 // The run of the selected benchmarks inside this process (after benchmark::Initialize and the active

@@ -170,6 +170,14 @@ TEST(PlainProtocol, BadValuesAreRefusedNamingTheFlag) {
   }
 }
 
+TEST(PlainProtocol, ContextIsTakenForAddCustomContextNotPassedOn) {
+  const auto plan = gbx::plan_plain_runs({"--benchmark_context=build=ci42,host=a"}, gbx::detail::Protocol{});
+  using Pairs = std::vector<std::pair<std::string, std::string>>;
+  EXPECT_EQ(plan.context, (Pairs{{"build", "ci42"}, {"host", "a"}}));
+  for (const auto& arg : plan.args) EXPECT_EQ(arg.find("--benchmark_context"), std::string::npos) << arg;
+  EXPECT_THROW(gbx::plan_plain_runs({"--benchmark_context=build"}, gbx::detail::Protocol{}), gbx::detail::FlagError);
+}
+
 TEST(PlainProtocol, NoWarmUpRepetitionWithoutWarmUp) {
   gbx::detail::Protocol protocol;
   protocol.warmup_runs = 0;
