@@ -66,7 +66,7 @@ void ConsoleTable::print_row(const benchmark::BenchmarkReporter::Run& run,
     const std::string prefix = "skipped: ";
     const std::string reason =
         record->error.rfind(prefix, 0) == 0 ? record->error.substr(prefix.size()) : record->error;
-    const std::string name = record->problem + " " + record->variant;
+    const std::string name = short_name(run);  // the name --benchmark_filter takes, as every tool shows it
     // Listed once, however many repetitions skipped.
     const bool listed = std::any_of(not_run_.begin(), not_run_.end(), [&](const NotRun& n) { return n.name == name; });
     const bool cuda = record->skip_code.rfind("cuda", 0) == 0 || record->skip_code == "no_cuda_device";

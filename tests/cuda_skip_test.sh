@@ -76,7 +76,7 @@ if [ "$expect" = skipped ]; then
   expect_count "a benchmark that did not run has no console row" "$dir/out" 0 'cuda_atomic'
   expect_exit 0 "--gbx_list_not_run" timeout 240 "$bench" --benchmark_filter="reduce/cub" --gbx_min_samples=3 \
     --gbx_list_not_run
-  expect_output "--gbx_list_not_run names reduce/n=4096 cub" "$dir/out" '^  reduce/n=4096 cub$'
+  expect_output "--gbx_list_not_run names reduce/cub/n:4096" "$dir/out" '^  reduce/cub/n:4096$'
   # Every tool takes a record in which nothing ran: report and pareto exit 0, compare cannot decide (3).
   expect_exit 0 "gbx verify" "$gbx" verify "$dir/out.json"
   expect_exit 0 "gbx report" "$gbx" report --format=markdown "$dir/out.json" -o "$dir/report.md"
