@@ -150,8 +150,12 @@ void check_range(const Axis& axis, double memory_bytes) {
     const double value = v.kind == detail::AxisValue::Kind::integer ? static_cast<double>(v.integer) : v.real;
     const std::string counts = axis.counts_elements ? " (it counts elements)" : "";
     const std::string prefix = "value " + v.text + " for axis '" + axis.name + "' is ";
-    if (value < axis.minimum)
-      throw AxisError(prefix + "below its minimum " + detail::axis_value_text(axis.minimum) + counts);
+    if (value < axis.minimum) {
+      std::string message = prefix;
+      message += "below its minimum " + detail::axis_value_text(axis.minimum);
+      message += counts;
+      throw AxisError(message);
+    }
     if (value > axis.maximum) throw AxisError(prefix + "above its maximum " + detail::axis_value_text(axis.maximum));
     if (axis.counts_elements && value > memory_bytes) {
       throw AxisError(prefix + "too large to allocate: it counts elements, and " + v.text +

@@ -46,7 +46,7 @@ class CudaState : public State {
 
   // As State::check, for an output in device memory: poisoned on the device (restored instead when
   // declared with inout()), downloaded to compare.
-  void check_device(Span<float> output, std::function<std::vector<double>()> compute, double tolerance = -1.0,
+  void check_device(Span<float> output, const std::function<std::vector<double>()>& compute, double tolerance = -1.0,
                     std::size_t accumulated_terms = 1) {
     const Span<float> result = fixture_.host_array<float>(output.size);
     declare_check(

@@ -21,7 +21,7 @@ const std::vector<double>& State::reference(const std::function<std::vector<doub
 
 // Before the checked run: the output is poisoned unless it is in place, and the reference computed
 // from the inputs as that run finds them (an in-place output holds its original values again).
-void State::check(Span<float> output, std::function<std::vector<double>()> compute, double tolerance,
+void State::check(Span<float> output, const std::function<std::vector<double>()>& compute, double tolerance,
                   std::size_t accumulated_terms) {
   // The output as the arrays hold it when the check runs: copy 0, rotation over.
   declare_check(
@@ -33,7 +33,7 @@ void State::check(Span<float> output, std::function<std::vector<double>()> compu
       tolerance, accumulated_terms);
 }
 
-void State::check(Span<double> output, std::function<std::vector<double>()> compute, double tolerance,
+void State::check(Span<double> output, const std::function<std::vector<double>()>& compute, double tolerance,
                   std::size_t accumulated_terms) {
   declare_check(
       [this, output, compute] {

@@ -106,9 +106,9 @@ class State {
   // output is compared with reference(), computed once per problem and seed and shared by every
   // variant, from the inputs as that run finds them. tolerance < 0: tolerance_for(precision,
   // accumulated_terms). An output the kernel also reads must be declared with inout().
-  void check(Span<float> output, std::function<std::vector<double>()> reference, double tolerance = -1.0,
+  void check(Span<float> output, const std::function<std::vector<double>()>& reference, double tolerance = -1.0,
              std::size_t accumulated_terms = 1);
-  void check(Span<double> output, std::function<std::vector<double>()> reference, double tolerance = -1.0,
+  void check(Span<double> output, const std::function<std::vector<double>()>& reference, double tolerance = -1.0,
              std::size_t accumulated_terms = 1);
 
   // An output that is also an input (y = a x + y), declared before exec(): its values are saved before
