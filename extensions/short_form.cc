@@ -185,7 +185,9 @@ std::string axes_listing() {
     std::string some;
     for (std::size_t i = 0; i < names.size() && i < 3; ++i) some += (i == 0 ? "" : ", ") + names[i];
     if (names.size() > 3) some += " and " + std::to_string(names.size() - 3) + " more";
-    text += (text.empty() ? "" : "; ") + axis + " (" + some + ")";
+    text += text.empty() ? "" : "; ";
+    text += axis;
+    text += " (" + some + ")";
   }
   return text.empty() ? "no short-form benchmark declares an axis" : "the axes are " + text;
 }
@@ -221,7 +223,11 @@ void register_short_benchmarks(const std::vector<std::string>& axis_flags) {
         try {
           override_axis(a, values);
         } catch (const AxisError& e) {
-          throw AxisError("--gbx_axis=" + name + "=" + values + ": " + b->name() + ": " + e.what());
+          std::string message = "--gbx_axis=" + name;
+          message += "=" + values;
+          message += ": " + b->name();
+          message += std::string(": ") + e.what();
+          throw AxisError(message);
         }
       }
     }
