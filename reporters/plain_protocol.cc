@@ -17,22 +17,6 @@ namespace {
 
 PlainLayout active_layout;
 
-// The last value given for flag on the command line, else its environment variable (Google
-// Benchmark's BENCHMARK_<FLAG> default), with how the user gave it.
-std::optional<std::pair<std::string, std::string>> user_value(const std::vector<std::string>& args,
-                                                              const std::string& flag) {
-  std::optional<std::pair<std::string, std::string>> found;
-  const std::string prefix = "--" + flag + "=";
-  for (const std::string& arg : args) {
-    if (arg.rfind(prefix, 0) == 0) found = {{arg.substr(prefix.size()), arg}};
-  }
-  if (found) return found;
-  std::string variable;
-  for (const char c : flag) variable += static_cast<char>(std::toupper(static_cast<unsigned char>(c)));
-  if (const char* value = std::getenv(variable.c_str())) return {{value, variable + "=" + value + " (environment)"}};
-  return std::nullopt;
-}
-
 std::int64_t repetitions(const std::optional<std::pair<std::string, std::string>>& given) {
   if (!given) return 1;
   const std::string& text = given->first;
@@ -86,13 +70,29 @@ std::vector<std::pair<std::string, std::string>> context_pairs(const std::string
 
 }  // namespace
 
+std::optional<std::pair<std::string, std::string>> given_flag(const std::vector<std::string>& args,
+                                                              const std::string& flag) {
+  std::optional<std::pair<std::string, std::string>> found;
+  const std::string prefix = "--" + flag + "=";
+  for (const std::string& arg : args) {
+    if (arg.rfind(prefix, 0) == 0) found = {{arg.substr(prefix.size()), arg}};
+  }
+  if (found) return found;
+  std::string variable;
+  for (const char c : flag) variable += static_cast<char>(std::toupper(static_cast<unsigned char>(c)));
+  if (const char* value = std::getenv(variable.c_str())) {
+    return {{value, variable + "=" + value + " (in the environment)"}};
+  }
+  return std::nullopt;
+}
+
 PlainPlan plan_plain_runs(const std::vector<std::string>& args, const detail::Protocol& protocol) {
   PlainPlan plan;
   plan.layout.warmup = protocol.warmup_auto || protocol.warmup_runs > 0 ? 1 : 0;
   plan.layout.samples = std::max<std::int64_t>(protocol.min_samples, 1);
-  plan.layout.groups = repetitions(user_value(args, "benchmark_repetitions"));
-  plan.layout.per_sample_min_time = per_sample_min_time(user_value(args, "benchmark_min_time"), plan.layout.samples);
-  if (const auto warmup = user_value(args, "benchmark_min_warmup_time")) {
+  plan.layout.groups = repetitions(given_flag(args, "benchmark_repetitions"));
+  plan.layout.per_sample_min_time = per_sample_min_time(given_flag(args, "benchmark_min_time"), plan.layout.samples);
+  if (const auto warmup = given_flag(args, "benchmark_min_warmup_time")) {
     char* end = nullptr;
     const double seconds = std::strtod(warmup->first.c_str(), &end);
     if (warmup->first.empty() || *end != '\0' || !std::isfinite(seconds) || seconds < 0.0) {

@@ -1,6 +1,7 @@
 #pragma once
 
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <utility>
 #include <vector>
@@ -31,6 +32,12 @@ struct PlainPlan {
   // its flag's pairs again each time, warning that each one exists already.
   std::vector<std::pair<std::string, std::string>> context;
 };
+
+// The value the user gave Google Benchmark's --FLAG (flag without the dashes): the last one on the
+// command line, else its environment variable (BENCHMARK_FLAG, as Google Benchmark reads it), with
+// how it was given ("--flag=v", or "BENCHMARK_FLAG=v (in the environment)").
+std::optional<std::pair<std::string, std::string>> given_flag(const std::vector<std::string>& args,
+                                                              const std::string& flag);
 
 // Reads the user's --benchmark_repetitions=R and --benchmark_min_time=T (or their environment
 // variables) into a layout of one warm-up repetition (none with --gbx_warmup=0) and R groups of

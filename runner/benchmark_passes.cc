@@ -1,8 +1,6 @@
 #include "runner/benchmark_passes.h"
 
 #include <algorithm>
-#include <cctype>
-#include <cstdlib>
 #include <sstream>
 
 #include "extensions/registrations.h"
@@ -95,20 +93,16 @@ void check_plain_only_flags(const std::vector<std::string>& args, const std::str
   std::vector<std::string> names;
   bool listed = false;
   for (const PlainOnly& plain : flags) {
-    std::string given;
-    std::string variable;
-    for (const char* c = plain.flag; *c != '\0'; ++c) variable += static_cast<char>(std::toupper(*c));
-    if (const char* value = std::getenv(variable.c_str())) given = variable + "=" + value + " (in the environment)";
-    for (const std::string& arg : args) {
-      if (arg.rfind("--" + std::string(plain.flag) + "=", 0) == 0) given = arg;
-    }
-    if (given.empty()) continue;
+    const auto flag = given_flag(args, plain.flag);
+    if (!flag) continue;
+    const std::string& given = flag->second;
     if (!listed) {
       names = list_instances(spec);
       listed = true;
     }
     const auto gbx = static_cast<std::size_t>(std::count_if(names.begin(), names.end(), detail::is_gbx_instance));
-    if (gbx < names.size() && given.back() == 'x' && !google_benchmark_takes_iteration_counts()) {
+    if (gbx < names.size() && !flag->first.empty() && flag->first.back() == 'x' &&
+        !google_benchmark_takes_iteration_counts()) {
       throw detail::FlagError(given + ": an iteration count needs Google Benchmark 1.8 or later; this binary " +
                               "has an earlier one, which takes seconds (--benchmark_min_time=0.5)");
     }
