@@ -12,7 +12,7 @@ namespace gbx::tools {
 // be parsed or is not positive.
 std::optional<double> parse_duration_seconds(const std::string& text);
 
-// The interleaved design of `gbx ab` (docs/compare-ab.md): K worker pairs, each a fresh base process
+// The interleaved design of `gbx ab` (docs/gating.md): K worker pairs, each a fresh base process
 // and a fresh candidate process that stay alive side by side; within a pair, every benchmark runs
 // block by block, the two sides alternating in an order a seeded coin draws for each block pair.
 // Looks after 5, 10, 20, ... pairs stop the benchmarks already decided (alpha spending), and the

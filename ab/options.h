@@ -26,12 +26,12 @@ struct AbOptions {
   double fdr = 0.05;
   bool allow_incompatible = false;
   std::vector<std::string> bench_args;  // after "--": flags for both binaries
-  // The interleaved design (ab/interleaved.h, docs/compare-ab.md), the default; false: the
+  // The interleaved design (ab/interleaved.h, docs/gating.md), the default; false: the
   // whole-process design (--whole-processes), K processes per side run one after the other.
   bool interleaved = true;
   std::string budget = "120s";                   // --budget: the interleaved run's time budget
   double equivalence = 0.02;                     // --equivalence: the margin of "same"
-  std::string pair_test = "weighted-sign-flip";  // --pair-test: across worker pairs (docs/compare-paired.md)
+  std::string pair_test = "weighted-sign-flip";  // --pair-test: across worker pairs (docs/gating-statistics.md)
   std::int64_t blocks_per_pair = 2;              // --blocks: block pairs per worker pair, one of each order
   bool blocks_given = false;                     // --blocks given: fixed; else planned again at each look
   std::string affinity = "auto";                 // --affinity: the one CPU of every worker (processes/cpu_affinity.h)

@@ -11,7 +11,7 @@
 #include "stats/sequential.h"
 
 // `gbx ab`'s interleaved blocks as the records keep them, and the paired, group-sequential analysis of
-// stats/paired.h and stats/sequential.h over them (docs/compare-ab.md): the unit is the worker pair,
+// stats/paired.h and stats/sequential.h over them (docs/gating.md): the unit is the worker pair,
 // each pair's estimate the order-balanced median of its block pairs' log ratios (winsorised to the
 // row's pooled bounds), so that the speed the machine drifts through is shared by both sides of a
 // block pair and cancels.

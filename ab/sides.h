@@ -140,7 +140,7 @@ struct RunDesign {
   std::vector<std::string> only_in_candidate;
   std::string analysis_failure;  // empty where the analysis went through
 };
-// What gbx.ab.design keeps of how the run was made and judged (docs/compare-ab.md), beside its looks:
+// What gbx.ab.design keeps of how the run was made and judged (docs/gating.md), beside its looks:
 // the options it ran with (the split, the margins, the FDR) and the run's own facts.
 nlohmann::json design_json(const AbOptions& options, const RunDesign& run);
 

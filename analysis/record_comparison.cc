@@ -14,7 +14,7 @@ namespace gbx::tools {
 namespace {
 
 // Run-level facts that must match for a comparison to mean anything, as JSON pointers into the
-// record; each is compared only when both records have it (docs/compare.md lists them).
+// record; each is compared only when both records have it (docs/gating.md lists them).
 struct GateField {
   const char* label;
   const char* pointer;

@@ -205,7 +205,7 @@ RunAnalysis analyze_run(const detail::RunRecord& record, const AnalysisOptions& 
   const std::vector<double>& samples = record.measurement.samples;
   a.summary = summarize(samples);
   a.median_ci = bootstrap_interval(samples, BootstrapStatistic::median, options.bootstrap);
-  // No median is known closer than half a tick of one sample (docs/compare.md, quantized samples).
+  // No median is known closer than half a tick of one sample (docs/gating.md, quantized samples).
   const detail::Measurement& m = record.measurement;
   const double per_run = m.batch >= 1 ? m.timer_resolution_seconds / static_cast<double>(m.batch) : 0.0;
   const double tick = std::isfinite(per_run) ? per_run : 0.0;  // unknown in some older records

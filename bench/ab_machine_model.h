@@ -4,7 +4,7 @@
 // the two ways `gbx ab` can measure on it: today's (whole processes alternating, a benchmark's base and
 // candidate samples about 8 s apart, process medians compared by stats/hierarchical and
 // stats/comparison) and the interleaved, paired, sequential design (stats/paired, stats/sequential).
-// Shared by bench/ab_simulation.cc (the table in docs/compare-paired.md) and the seeded simulation test
+// Shared by bench/ab_simulation.cc (the table in docs/gating-statistics.md) and the seeded simulation test
 // (tests/comparison/paired_simulation_gtest.cc). Header-only, so that the test needs no bench library.
 //
 // A sample of a benchmark with true time T taken at time t by a process with offset o is

@@ -1,6 +1,6 @@
 // The interleaved, paired, sequential design of `gbx ab` against today's whole-process alternation, on
 // a simulated machine with issue 21's kind of noise (bench/ab_machine_model.h), and the error rates of
-// the group-sequential rule itself on normal data. Prints the tables of docs/compare-paired.md.
+// the group-sequential rule itself on normal data. Prints the tables of docs/gating-statistics.md.
 //
 // Usage: ab_simulation [runs=200] [budget_seconds=120] [no-rules]
 #include <algorithm>

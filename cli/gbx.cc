@@ -155,7 +155,7 @@ int run_command(int argc, char** argv) {
   CLI::App* ab = app.add_subcommand(
       "ab",
       "Run two bench binaries side by side, block by block, in worker pairs within --budget, and decide "
-      "slower/faster/same (docs/compare-ab.md): 0 no regression, 1 slower or inaccurate, 2 bad input, 3 undecided, "
+      "slower/faster/same (docs/gating.md): 0 no regression, 1 slower or inaccurate, 2 bad input, 3 undecided, "
       "130/143 interrupted by SIGINT/SIGTERM (both records keep what finished)");
   ab->add_option("--base", ab_options.base, "the baseline bench binary")->required();
   ab->add_option("--candidate", ab_options.candidate,
@@ -170,7 +170,7 @@ int run_command(int argc, char** argv) {
       ->check(kFinite & CLI::Range(0.001, 0.5));
   ab->add_option("--pair-test", ab_options.pair_test,
                  "the test across worker pairs: weighted-sign-flip (default: each pair weighted by its precision, "
-                 "robust to a slow process), signed-rank or t (docs/compare-paired.md)")
+                 "robust to a slow process), signed-rank or t (docs/gating-statistics.md)")
       ->check(CLI::IsMember({"signed-rank", "t", "weighted-sign-flip"}));
   std::string futility = "on";
   ab->add_option("--futility", futility,

@@ -56,7 +56,7 @@ std::string environment_group(const json& record) {
   if (gpus.is_array()) {
     for (const auto& gpu : gpus) {
       if (!gpu.is_object() || !gpu.contains("name") || !gpu["name"].is_string()) continue;
-      // The driver's major version changes timings too; gbx compare checks it as well (docs/compare.md).
+      // The driver's major version changes timings too; gbx compare checks it as well (docs/gating.md).
       const json driver = gpu.value("driver_version", json());
       const std::string major =
           driver.is_string() ? driver.get<std::string>().substr(0, driver.get<std::string>().find('.')) : "";

@@ -196,7 +196,7 @@ void write_comparison(Page& page, const ReportModel& model, const Chart& chart) 
   page << "<section id=\"comparison\">\n<h2>Comparison: " << html_text(model.runs[1].label) << " against "
        << html_text(model.runs[0].label) << "</h2>\n<p>Base <code>" << html_text(model.runs[0].path)
        << "</code>, candidate <code>" << html_text(model.runs[1].path)
-       << "</code>. Verdicts as <code>gbx compare</code> gives them (docs/compare.md): faster or slower needs a "
+       << "</code>. Verdicts as <code>gbx compare</code> gives them (docs/gating.md): faster or slower needs a "
           "BH-adjusted p at most "
        << format_three_digits_compact(comparison.fdr) << " and a ratio interval wholly outside 1 &plusmn; "
        << html_text(format_percent(comparison.noise_band))

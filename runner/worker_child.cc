@@ -93,7 +93,7 @@ int run_worker(int fd) {
   install_interrupt_handlers();
   const detail::Protocol declared = detail::active_protocol();
   // Consecutive blocks of one benchmark share its setup: a block then costs its warm-up and samples,
-  // not an allocation and a fill of its inputs each time (docs/compare-ab.md).
+  // not an allocation and a fill of its inputs each time (docs/gating.md).
   FixtureBase::keep_setup_between_calls(true);
   // The parent's directory of random inputs, which this run's workers share (processes/shared_inputs.h).
   const char* shared = std::getenv(kSharedInputsVariable);

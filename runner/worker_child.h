@@ -6,7 +6,7 @@
 namespace gbx {
 
 // --gbx_worker=FD: the worker mode of a bench binary, for `gbx ab`'s interleaved comparison
-// (docs/compare-ab.md). It stays alive across many blocks and benchmarks and takes its orders on
+// (docs/gating.md). It stays alive across many blocks and benchmarks and takes its orders on
 // stdin, one JSON line each: {"block": ID, "name": NAME, "samples": S} runs one block of benchmark
 // NAME (its own warm-up and batch calibration, as the protocol declares, then exactly S samples) and
 // answers on FD {"event": "block", "block": ID, "name", "start_ns", "end_ns", "rows": [...]}, the rows

@@ -91,7 +91,7 @@ struct ComparisonEvidence {
   bool process_level() const { return base_processes >= 2 && candidate_processes >= 2; }
 };
 
-// The compare rule (docs/compare.md): insufficient when a side has fewer than kMinSamplesPerSide
+// The compare rule (docs/gating.md): insufficient when a side has fewer than kMinSamplesPerSide
 // samples; otherwise the interval rule, except that faster/slower become unreplicated unless both
 // sides have >= 2 processes (the ratio and p must then be the process-level ones).
 Verdict decide(double adjusted_p, const RatioInterval& ratio, const ComparisonEvidence& evidence,

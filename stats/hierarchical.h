@@ -20,7 +20,7 @@
 // and identically distributed whatever happens inside a process), mapped back by exp. A two-level
 // bootstrap (processes with replacement, then each drawn process's median from its exact bootstrap
 // law) is available for comparison; bench/stats_hierarchical.cc measures both and the t interval
-// covers closer to its level at K = 3..20 (see docs/compare.md for the figures).
+// covers closer to its level at K = 3..20 (docs/gating-statistics.md).
 //
 // Quantized samples: a sample is a count of timer ticks over the batch, so no median is known closer
 // than half a tick, resolution = timer_resolution_seconds / batch. Every interval here is widened by

@@ -8,7 +8,7 @@
 #include "stats/comparison.h"
 #include "stats/weighted_pairs.h"
 
-// The paired analysis of an interleaved comparison (issue 21, docs/compare-paired.md). A worker pair is
+// The paired analysis of an interleaved comparison (issue 21, docs/gating-statistics.md). A worker pair is
 // a fresh base process and a fresh candidate process, alive side by side, that take turns running
 // short blocks of one benchmark; each block pair is a base block and a candidate block run back to back
 // in a randomised order. The machine's speed drifts by several percent over seconds, but hardly within
@@ -48,12 +48,12 @@ enum class PairedSide { base, candidate };
 
 // The test across worker pairs. PairedOptions' default is signed_rank, which the tests here assume;
 // gbx ab's is weighted: on the same recorded runs it calls more unchanged rows `same`, none falsely,
-// with narrower intervals (docs/compare-paired.md).
+// with narrower intervals (docs/gating-statistics.md).
 // - signed_rank: the Hodges-Lehmann centre of the x_k, the exact Wilcoxon signed-rank p-value and its
 //   distribution-free interval (stats/signed_rank.h), robust to the few processes that run far slower
 //   for all their blocks; beyond kSignedRankMaxPairs pairs it falls back to t.
 // - t: Student's t on the mean of the x_k and the exact sign-flip p-value, as before; records without a
-//   recorded test were decided with it. docs/compare-paired.md compares the tests.
+//   recorded test were decided with it. docs/gating-statistics.md compares the tests.
 // - weighted: each pair weighted by its precision (stats/weighted_pairs.h, guarded), the exact weighted
 //   sign-flip interval and p-value up to kWeightedSignFlipMaxPairs pairs, the HKSJ t interval beyond.
 enum class PairTest { signed_rank, t, weighted };
@@ -233,7 +233,7 @@ std::optional<double> sign_flip_p_value(const std::vector<double>& values);
 // 0 when the sd is 0 and the mean is not. Absent below 2 values.
 std::optional<double> t_test_p_value(const std::vector<double>& values);
 
-// The MDE (docs/compare-paired.md): on the log scale
+// The MDE (docs/gating-statistics.md): on the log scale
 //   mde_log = log(1 + noise_band) + (c_alpha + t_{power, K-1}) sd / sqrt(K),
 // c_alpha = t_{1 - alpha/2, K-1} (or the caller's critical value, the sequential design's last
 // boundary), returned as exp(mde_log) - 1. Why this form: "slower" needs the lower bound of the

@@ -6,7 +6,7 @@
 
 #include "stats/paired.h"
 
-// Group-sequential stopping for paired comparisons (docs/compare-paired.md). The run goes in looks
+// Group-sequential stopping for paired comparisons (docs/gating-statistics.md). The run goes in looks
 // (by default after 5, 10 and 20 worker pairs). At each look every undecided benchmark is analysed
 // again; its intervals are repeated confidence intervals (Jennison & Turnbull, 2000, ch. 9) whose
 // critical values come from an alpha-spending function (Lan & DeMets, 1983), so that the chance of
@@ -164,7 +164,7 @@ inline constexpr double kMaxBlockSeconds = 0.05;
 // pairs the budget then affords); kMaxBlockPairsPerPair keeps one pair to seconds. Not Kalibera &
 // Jones's B*: on the 64 MiB bandwidth rows, whose block pairs disagree by 7% and whose pairs hardly at
 // all, B* is 30-60, and where a pair's setup costs seconds the budget affords few pairs, which B* does
-// not see (docs/compare-paired.md, "The planner").
+// not see (docs/gating-statistics.md, "The planner").
 inline constexpr std::size_t kMaxBlockPairsPerPair = 64;
 // The planner takes the fewest block pairs whose MDE is within this share of the least.
 inline constexpr double kPlanMdeTolerance = 0.02;
@@ -187,7 +187,7 @@ inline constexpr double kAssumedWithinBlockCv = 0.002;
 inline constexpr double kAssumedBetweenBlocksCv = 0.003;
 inline constexpr double kAssumedBetweenPairsCv = 0.014;
 
-// The default budget, per benchmark compared (docs/compare-paired.md: 120 s for about 12 benchmarks
+// The default budget, per benchmark compared (docs/gating-statistics.md: 120 s for about 12 benchmarks
 // decides every row of the simulated machine in a third of it and still meets the targets on noise
 // twice as bad; a run ends when every row is decided).
 inline constexpr double kDefaultBudgetSecondsPerBenchmark = 10.0;

@@ -1,6 +1,6 @@
 // The paired, sequential design on the simulated drifting machine of bench/ab_machine_model.h
 // (seeded): loose bounds on what bench/ab_simulation measures over many more runs
-// (docs/compare-paired.md). Beside it today's design on the same machines, which cannot decide there.
+// (docs/gating-statistics.md). Beside it today's design on the same machines, which cannot decide there.
 #include <cstdio>
 #include <random>
 #include <vector>

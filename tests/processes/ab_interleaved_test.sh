@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# gbx ab's interleaved design (docs/compare-ab.md): two sealed records whose gbx.ab.blocks alternate
+# gbx ab's interleaved design (docs/gating.md): two sealed records whose gbx.ab.blocks alternate
 # base and candidate block by block in the recorded orders, a comparison that gbx compare redoes from
 # the records alone, every row with its mde and a summary line; the plan printed first; and each bad
 # input with its message: a bad or too small --budget, a worker that dies or hangs, base and candidate

@@ -41,7 +41,7 @@ std::string gemm_record(const std::string& file, const std::string& run_id, cons
   broken.passed = false;
   for (Entry* e : {&fast, &slow, &broken}) {
     e->cache = cache;
-    e->processes = 4;  // so that a comparison can call a change slower (docs/compare.md)
+    e->processes = 4;  // so that a comparison can call a change slower (docs/gating.md)
   }
   return report_test::write(report_test::gbx_record({fast, slow, broken}, run_id, created, cache), file);
 }
