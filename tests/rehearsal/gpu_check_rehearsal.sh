@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # The rehearsal of scripts/gpu-check, as the GPU machine will see it (docs/gpu-check.md). Run by
-# ./scripts/test after CTest (as root: it needs a mount namespace), it
+# .ci/run as its last step (as root: it needs a mount namespace), it
 #   1. runs scripts/gpu-prepare here (apt-get download into .deps; it fails without the report's
 #      npm assets),
 #   2. copies the tree as the device tool does (tracked and untracked-but-not-ignored files, plus
@@ -31,7 +31,7 @@ started=$SECONDS
 log() { printf 'rehearsal: %s\n' "$*" >&2; }
 fail() { log "FAILED: $*"; exit 1; }
 
-((EUID == 0)) || fail "needs root, for a mount namespace (unshare -m); ./scripts/test runs it as root in CI"
+((EUID == 0)) || fail "needs root, for a mount namespace (unshare -m); .ci/run runs it as root in CI"
 command -v unshare >/dev/null || fail "needs unshare (util-linux)"
 gbx_find_cuda
 command -v nvcc >/dev/null || fail "needs nvcc (/usr/local/cuda/bin/nvcc): scripts/gpu-check builds with CUDA on"
