@@ -35,6 +35,10 @@ not_run = dict(env, not_run=[{"name": "reduce/cub/n:4096/iterations:1/manual_tim
                               "reason_code": "no_cuda_device"}])
 json.dump({"benchmarks": [ran], "gbx": not_run}, open(f"{d}/not_run.json", "w"))
 open(f"{d}/nan.json", "w").write('{"benchmarks": [], "x": NaN}')
+# A rehearsal's record: no device, no GPU peaks.
+bare = dict(env, environment=dict(env["environment"], gpus=[], gpus_unavailable="no CUDA device",
+                                  peaks={"gpu": {"unavailable": "no usable CUDA device"}}))
+json.dump({"benchmarks": [skipped], "gbx": bare}, open(f"{d}/bare.json", "w"))
 # The energy step's record: --gbx_min_time=0.5, an H200's 700 W limit.
 def spanned(name, gpu):
     return {"name": f"{name}/iterations:1/manual_time", "run_type": "iteration",
@@ -180,7 +184,9 @@ expect_output "the peak that differs" "$dir/wrong.md" \
   '^\| DRAM bandwidth \| 1\.676 TB/s \| - \| 3\.35 TB/s \| 0\.500 \| \*\*differs\*\* \|$'
 expect_exit 1 "a peak not computed" python3 "$summary" "$dir/h100_nvl_no_fp64_tensor.json" "$dir/wrong.md"
 expect_output "the peak not computed" "$dir/wrong.md" '^- Peaks: .*; 1 \*\*failed\*\*: fp64_tensor not computed\.$'
-python3 "$summary" "$dir/skip.json" "$dir/rehearsal.md" --no-device >/dev/null || fail "a rehearsal failed"
+python3 "$summary" "$dir/bare.json" "$dir/rehearsal.md" --no-device >/dev/null || fail "a rehearsal failed"
+expect_output "a rehearsal's peaks" "$dir/rehearsal.md" '^- Peaks: no device \(expected in a rehearsal\)\.$' \
+  'not:^## The device and its peaks$'
 # The energy verdict's tolerance: the sensors' 5% of the limit plus one counter step over the span.
 # An H100 PCIe at 350 W: 372 W passes only with both (17.5 W + 4.2 J / 0.5012 s = 25.9 W), 390 W fails.
 energy() {  # KEY CASE CODE
