@@ -14,6 +14,7 @@
 
 #include "ab/options.h"
 #include "ab/sides.h"
+#include "model/clock.h"
 #include "model/protocol.h"
 #include "processes/cpu_affinity.h"
 #include "processes/pair_memory_directory.h"
@@ -29,10 +30,6 @@
 namespace gbx::tools::interleaved {
 
 using Clock = std::chrono::steady_clock;
-
-inline double seconds_since(Clock::time_point start) {
-  return std::chrono::duration<double>(Clock::now() - start).count();
-}
 
 inline std::string seconds_text(double s) { return format_fixed(s, s < 1 ? 2 : s < 10 ? 1 : 0) + " s"; }
 

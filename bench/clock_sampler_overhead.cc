@@ -13,6 +13,7 @@
 
 #include "environment/clock_sampler.h"
 #include "environment/nvml.h"
+#include "model/clock.h"
 #include "stats/statistics.h"
 
 namespace {
@@ -24,8 +25,6 @@ double process_cpu_seconds() {
   ::clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &t);
   return static_cast<double>(t.tv_sec) + static_cast<double>(t.tv_nsec) * 1e-9;
 }
-
-double seconds_since(Clock::time_point start) { return std::chrono::duration<double>(Clock::now() - start).count(); }
 
 // About 50 ms of dependent floating-point work on this thread.
 double busy_loop() {
@@ -58,7 +57,7 @@ int main() {
   for (int i = 0; i < 200; ++i) {
     const auto start = Clock::now();
     const gbx::ClockReading r = read();
-    reading_seconds.push_back(seconds_since(start));
+    reading_seconds.push_back(gbx::seconds_since(start));
     if (r.sm_mhz && *r.sm_mhz == 0) std::printf(" ");
   }
 
@@ -71,7 +70,7 @@ int main() {
       if (sampled) sampler.start();
       const auto start = Clock::now();
       busy_loop();
-      (sampled ? with : without).push_back(seconds_since(start));
+      (sampled ? with : without).push_back(gbx::seconds_since(start));
       if (sampled) sampler.stop();
     }
   }

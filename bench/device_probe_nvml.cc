@@ -29,7 +29,7 @@ double median_call_seconds(const std::function<void()>& call) {
     call();
     seconds.push_back(gbx::steady_now_seconds() - start);
   }
-  return median_of(seconds);
+  return gbx::median(seconds).value_or(0.0);
 }
 
 // A slow call is a fact of the machine (a VM's NVML may take milliseconds), not a fault: gbx reads
@@ -100,12 +100,12 @@ void probe_nvml(ProbeResult& result) {
     result.figures.push_back(not_measured(energy_name, "ms", "> 0 and <= 1000 ms", reason));
     result.figures.push_back(not_measured(step_name, "mJ", "> 0", reason));
   } else {
-    const double period = median_of(periods);
+    const double period = gbx::median(periods).value_or(0.0);
     result.figures.push_back(checked(energy_name, period * 1e3, "ms",
                                      "> 0 and <= 1000 ms; an energy per benchmark shorter than this is not resolved",
                                      period > 0.0 && period <= 1.0,
                                      std::to_string(change_times.size()) + " changes in 0.8 s of polling"));
-    const double step = median_of(steps);
+    const double step = gbx::median(steps).value_or(0.0);
     result.figures.push_back(checked(step_name, step, "mJ", "> 0 (gbx's energy observer assumes 1 mJ)", step > 0.0,
                                      "the median change of nvmlDeviceGetTotalEnergyConsumption"));
   }

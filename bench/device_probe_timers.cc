@@ -56,7 +56,7 @@ void probe_timers(ProbeResult& result) {
   const auto seen = static_cast<std::size_t>(host[kDeltas]);
   std::vector<double> steps(host.begin(), host.begin() + static_cast<std::ptrdiff_t>(seen));
   const double tick = steps.empty() ? 0.0 : *std::min_element(steps.begin(), steps.end());
-  const double typical = median_of(steps);
+  const double typical = gbx::median(steps).value_or(0.0);
   result.figures.push_back(checked("%globaltimer tick (smallest change)", tick * 1e-3, "us",
                                    "> 0 and <= 1 us (the spin kernels read it)", tick > 0.0 && tick <= 1000.0,
                                    std::to_string(seen) + " changes seen by one thread"));
@@ -82,7 +82,7 @@ void probe_timers(ProbeResult& result) {
     GBX_CUDA_CHECK(cudaStreamSynchronize(s));
     round_trips.push_back(gbx::steady_now_seconds() - start);
   }
-  const double round_trip = median_of(round_trips);
+  const double round_trip = gbx::median(round_trips).value_or(0.0);
   result.figures.push_back(checked("launch: launch and wait (host clock)", round_trip * 1e6, "us", "> 0 and <= 100 us",
                                    round_trip > 0.0 && round_trip <= 100e-6, "median of 200"));
   const double idle = median_event_seconds(
@@ -137,7 +137,7 @@ void probe_known_duration(ProbeResult& result) {
     hooks.now_seconds = gbx::steady_now_seconds;
     const gbx::detail::Measurement m = gbx::detail::measure(protocol, timer, hooks);
     batch = m.batch;
-    return median_of(m.samples);
+    return gbx::median(m.samples).value_or(0.0);
   };
   std::int64_t batch = 0;
   const double gap = through_fixture([&] { launch_empty(s); }, batch);

@@ -9,15 +9,9 @@
 #include "extensions/cuda_check.h"
 #include "extensions/cuda_spin.h"
 #include "extensions/cuda_timers.h"
+#include "stats/statistics.h"
 
 namespace gbx_probe {
-
-inline double median_of(std::vector<double> values) {
-  if (values.empty()) return 0.0;
-  std::sort(values.begin(), values.end());
-  const std::size_t n = values.size();
-  return n % 2 == 1 ? values[n / 2] : 0.5 * (values[n / 2 - 1] + values[n / 2]);
-}
 
 // A non-blocking stream of the probe's own. Move-less: made and destroyed in one scope.
 class ProbeStream {
@@ -60,7 +54,7 @@ inline std::vector<double> event_seconds(cudaStream_t stream, const std::functio
 
 inline double median_event_seconds(cudaStream_t stream, const std::function<void()>& work, int repeats, bool pre_roll,
                                    const std::function<void()>& before = {}) {
-  return median_of(event_seconds(stream, work, repeats, pre_roll, before));
+  return gbx::median(event_seconds(stream, work, repeats, pre_roll, before)).value_or(0.0);
 }
 
 }  // namespace gbx_probe

@@ -87,10 +87,6 @@ class CollectingReporter : public gbx::GbxReporter {
   int round = 0;
 };
 
-double mean_of(const std::vector<double>& values) {
-  return std::accumulate(values.begin(), values.end(), 0.0) / static_cast<double>(values.size());
-}
-
 struct RoundMeans {
   std::vector<double> plain, fixture, short_form;  // one mean per round, seconds
 };
@@ -140,7 +136,7 @@ int main(int argc, char** argv) {
       std::fprintf(stderr, "harness_overhead: the plain loop did not run in round %d\n", round);
       return 1;
     }
-    means.plain.push_back(mean_of(plain));
+    means.plain.push_back(gbx::mean(plain).value_or(0.0));
   }
   for (std::size_t i = 0; i < records.size(); ++i) {
     const auto& samples = records[i].measurement.samples;
@@ -149,7 +145,7 @@ int main(int argc, char** argv) {
       return 1;
     }
     const bool is_fixture = gbx_run_forms[i] == 1;
-    (is_fixture ? means.fixture : means.short_form).push_back(mean_of(samples));
+    (is_fixture ? means.fixture : means.short_form).push_back(gbx::mean(samples).value_or(0.0));
     auto& pooled = is_fixture ? fixture_samples : short_samples;
     pooled.insert(pooled.end(), samples.begin(), samples.end());
   }
@@ -159,7 +155,8 @@ int main(int argc, char** argv) {
       "order\n",
       kCount, kRounds);
   std::printf("  plain Google Benchmark loop: mean %.4g ns (round means %.4g to %.4g ns), %d repetitions a round\n",
-              mean_of(means.plain) * 1e9, *std::min_element(means.plain.begin(), means.plain.end()) * 1e9,
+              gbx::mean(means.plain).value_or(0.0) * 1e9,
+              *std::min_element(means.plain.begin(), means.plain.end()) * 1e9,
               *std::max_element(means.plain.begin(), means.plain.end()) * 1e9, kPlainRepetitionsPerRound);
   // Like for like: a plain repetition's time is a mean over its iterations, so the ratio compares
   // means. Each round's ratio is taken within the round; their median is the figure to quote.
@@ -169,7 +166,7 @@ int main(int argc, char** argv) {
     std::printf(
         "  %-24s mean %.4g ns, median %.4g ns over %zu samples; ratio of means to plain, per round: median "
         "%.3f (%.3f to %.3f)\n",
-        name, mean_of(samples) * 1e9, *gbx::median(samples) * 1e9, samples.size(), *gbx::median(ratios),
+        name, gbx::mean(samples).value_or(0.0) * 1e9, *gbx::median(samples) * 1e9, samples.size(), *gbx::median(ratios),
         *std::min_element(ratios.begin(), ratios.end()), *std::max_element(ratios.begin(), ratios.end()));
   };
   report("class form (fixture):", means.fixture, fixture_samples);

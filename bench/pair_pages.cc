@@ -26,6 +26,7 @@
 #include "extensions/host_memory.h"
 #include "extensions/pair_memory.h"
 #include "kernels/bandwidth.h"
+#include "stats/statistics.h"
 
 namespace {
 
@@ -77,11 +78,6 @@ void side(bool shared, int turn_in, int turn_out, double* results, const Options
   std::_Exit(0);
 }
 
-double median(std::vector<double> values) {
-  std::sort(values.begin(), values.end());
-  return values[values.size() / 2];
-}
-
 // One pair: its estimate, or NaN where a side failed.
 double run_pair(bool shared, const Options& o) {
   const std::size_t bytes = 2 * static_cast<std::size_t>(o.blocks) * sizeof(double);
@@ -115,9 +111,9 @@ double run_pair(bool shared, const Options& o) {
   for (const int fd : {to_first[0], to_first[1], to_second[0], to_second[1]}) ::close(fd);
   if (!directory.empty()) std::filesystem::remove_all(directory);
   const auto blocks = static_cast<std::ptrdiff_t>(o.blocks);
-  const double estimate =
-      ok ? std::log(median({results + blocks, results + 2 * blocks}) / median({results, results + blocks}))
-         : std::nan("");
+  const double estimate = ok ? std::log(gbx::median({results + blocks, results + 2 * blocks}).value_or(0.0) /
+                                        gbx::median({results, results + blocks}).value_or(0.0))
+                             : std::nan("");
   ::munmap(results, bytes);
   return estimate;
 }

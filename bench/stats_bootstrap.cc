@@ -12,15 +12,12 @@
 #include <thread>
 #include <vector>
 
+#include "model/clock.h"
 #include "stats/bootstrap.h"
 #include "stats/outliers.h"
 #include "stats/statistics.h"
 
 namespace {
-
-double seconds_since(std::chrono::steady_clock::time_point start) {
-  return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-}
 
 // Process CPU time, all threads: on a shared machine it shows the work apart from the waiting.
 double cpu_seconds() { return static_cast<double>(std::clock()) / CLOCKS_PER_SEC; }
@@ -39,7 +36,7 @@ double sink = 0.0;
 struct Timer {
   std::chrono::steady_clock::time_point wall = std::chrono::steady_clock::now();
   double cpu = cpu_seconds();
-  double wall_seconds() const { return seconds_since(wall); }
+  double wall_seconds() const { return gbx::seconds_since(wall); }
   double cpu_seconds_used() const { return cpu_seconds() - cpu; }
 };
 

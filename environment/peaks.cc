@@ -18,14 +18,13 @@
 #endif
 
 #include "extensions/cpu_cache_flush.h"
+#include "model/clock.h"
 
 namespace gbx {
 
 namespace {
 
 using Clock = std::chrono::steady_clock;
-
-double seconds_since(Clock::time_point start) { return std::chrono::duration<double>(Clock::now() - start).count(); }
 
 // Runs body(thread index) on every hardware thread at once; returns the wall time of the slowest.
 template <class Body>

@@ -9,23 +9,17 @@
 
 namespace gbx::detail {
 
-namespace {
-
-double median_of(std::vector<double> values) { return median(std::move(values)).value_or(0.0); }
-
-}  // namespace
-
 std::optional<std::size_t> change_point_in_window(const std::vector<double>& window, const SteadyStateRule& rule) {
   const std::size_t n = window.size();
   if (n < 8) return std::nullopt;
-  const double center = median_of(window);
+  const double center = median(window).value_or(0.0);
   if (!(center > 0.0)) return std::nullopt;
   // The noise from successive differences, which a trend or a step barely touches (a spread about
   // the median would count the very change sought as noise): the median |x[i+1] - x[i]| of normal
   // noise is 0.9539 sigma. sqrt(pi / 2) then turns sigma into a median's standard error.
   std::vector<double> steps;
   for (std::size_t i = 1; i < n; ++i) steps.push_back(std::abs(window[i] - window[i - 1]));
-  const double sigma = median_of(steps) / 0.9539;
+  const double sigma = median(steps).value_or(0.0) / 0.9539;
   const double median_se_factor = std::sqrt(std::acos(-1.0) / 2.0);
   std::optional<std::size_t> strongest;
   double strongest_gap = 0.0;
@@ -33,8 +27,8 @@ std::optional<std::size_t> change_point_in_window(const std::vector<double>& win
   // most 17 splits are tried, evenly spaced, so that a long window stays cheap.
   const std::size_t stride = std::max<std::size_t>(1, (n / 2) / 16);
   for (std::size_t k = n / 4; k <= n - n / 4; k += stride) {
-    const double before = median_of({window.begin(), window.begin() + static_cast<std::ptrdiff_t>(k)});
-    const double after = median_of({window.begin() + static_cast<std::ptrdiff_t>(k), window.end()});
+    const double before = median({window.begin(), window.begin() + static_cast<std::ptrdiff_t>(k)}).value_or(0.0);
+    const double after = median({window.begin() + static_cast<std::ptrdiff_t>(k), window.end()}).value_or(0.0);
     const double gap = std::abs(before - after);
     const double se = median_se_factor * sigma * std::sqrt(1.0 / double(k) + 1.0 / double(n - k));
     if (gap > rule.tolerance * center && gap > 3.0 * se && gap > strongest_gap) {

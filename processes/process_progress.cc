@@ -8,6 +8,8 @@
 #include <ostream>
 #include <utility>
 
+#include "model/clock.h"
+
 namespace gbx {
 
 std::string format_eta(double seconds) {
@@ -57,14 +59,10 @@ Progress::Progress(std::ostream& out, const std::string& mode, bool terminal, st
 
 Progress::~Progress() { stop_ticker(); }
 
-double Progress::seconds_since(Clock::time_point start) const {
-  return std::chrono::duration<double>(options_.now() - start).count();
-}
-
 std::string Progress::eta() const {
   if (done_ == 0 || done_ >= total_) return "";
-  return ", ETA " +
-         format_eta(seconds_since(start_) / static_cast<double>(done_) * static_cast<double>(total_ - done_));
+  return ", ETA " + format_eta(seconds_since(start_, options_.now()) / static_cast<double>(done_) *
+                               static_cast<double>(total_ - done_));
 }
 
 void Progress::show(const std::string& text) {
@@ -101,7 +99,7 @@ void Progress::finished(const std::string& name, bool failed) {
   std::lock_guard<std::mutex> lock(mutex_);
   ++done_;
   char took[32];
-  std::snprintf(took, sizeof took, "%.1f s", seconds_since(current_start_));
+  std::snprintf(took, sizeof took, "%.1f s", seconds_since(current_start_, options_.now()));
   const std::string text = "[" + std::to_string(done_) + "/" + std::to_string(total_) + "] " + progress_name(name) +
                            " " + took + (failed ? " FAILED" : "") + eta();
   // In this process the next one starts now, and the order says which, if it was the order's so far:
@@ -123,12 +121,12 @@ void Progress::tick() {
   std::lock_guard<std::mutex> lock(mutex_);
   if (!enabled_ || terminal_ || closed_) return;
   if (options_.now() - last_line_ < options_.interval) return;
-  const std::string elapsed = format_eta(seconds_since(start_)) + " elapsed";
+  const std::string elapsed = format_eta(seconds_since(start_, options_.now())) + " elapsed";
   if (running_.empty()) {
     show("[" + std::to_string(done_) + "/" + std::to_string(total_) + "] done, " + elapsed + eta());
   } else {
     show("[" + std::to_string(done_ + 1) + "/" + std::to_string(total_) + "] " + progress_name(running_) +
-         " running for " + format_eta(seconds_since(current_start_)) + ", " + elapsed + eta());
+         " running for " + format_eta(seconds_since(current_start_, options_.now())) + ", " + elapsed + eta());
   }
 }
 

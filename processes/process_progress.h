@@ -74,7 +74,6 @@ class Progress {
   void start_locked(const std::string& name);
   void run_ticker();
   void stop_ticker();
-  double seconds_since(Clock::time_point start) const;
   std::string eta() const;
 };
 

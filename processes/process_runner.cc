@@ -14,6 +14,7 @@
 #include <random>
 #include <stdexcept>
 
+#include "model/clock.h"
 #include "model/interrupt.h"
 #include "writer/run_record_wire.h"
 
@@ -24,8 +25,6 @@ namespace gbx {
 namespace {
 
 using Clock = std::chrono::steady_clock;
-
-double seconds_since(Clock::time_point start) { return std::chrono::duration<double>(Clock::now() - start).count(); }
 
 // A pipe whose ends sit above the descriptors a child's dup2 targets, closed on exec.
 void make_pipe(int fds[2]) {

@@ -33,10 +33,9 @@ bool stopped(const R& run) {
   }
 }
 
-double median(const std::vector<double>& values) {
-  const auto summary = summarize(values);
-  return summary ? summary->median : 0.0;
-}
+// The median as the run's analysis takes it (type 7, Summary::median), so that a row's time is the
+// record's median to the bit; 0 for no (or a non-finite) value.
+double median_or_zero(const std::vector<double>& values) { return quantile(values, 0.5).value_or(0.0); }
 
 double per_iteration(double accumulated, const Run& run) {
   return run.iterations > 0 ? accumulated / static_cast<double>(run.iterations) : 0.0;
@@ -77,8 +76,8 @@ detail::RunRecord record_of_group(const std::vector<Run>& group, std::int64_t wa
     if (rate != run.counters.end()) bytes.push_back(rate->second.value * rate_seconds(run));
   }
   m.wall_seconds = m.sampling_seconds;
-  m.cpu_seconds_per_run = median(cpu);
-  record.bytes_per_run = bytes.empty() ? 0.0 : median(bytes);
+  m.cpu_seconds_per_run = median_or_zero(cpu);
+  record.bytes_per_run = median_or_zero(bytes);
   record.stopping.rule = "min_samples";
   record.stopping.reached = true;
   return record;
@@ -90,7 +89,7 @@ Run row_of_group(const std::vector<Run>& group, const detail::RunRecord& record,
   Run row = group.front();
   row.repetitions = groups;
   row.repetition_index = groups > 1 ? index : 0;
-  row.real_accumulated_time = median(record.measurement.samples) * static_cast<double>(row.iterations);
+  row.real_accumulated_time = median_or_zero(record.measurement.samples) * static_cast<double>(row.iterations);
   row.cpu_accumulated_time = record.measurement.cpu_seconds_per_run * static_cast<double>(row.iterations);
   for (auto& [name, counter] : row.counters) {
     std::vector<double> values;
@@ -98,7 +97,7 @@ Run row_of_group(const std::vector<Run>& group, const detail::RunRecord& record,
       const auto found = run.counters.find(name);
       if (found != run.counters.end()) values.push_back(found->second.value);
     }
-    counter.value = median(values);
+    counter.value = median_or_zero(values);
   }
   row.counters["samples"] = benchmark::Counter(static_cast<double>(record.measurement.samples.size()));
   row.counters["batch"] = benchmark::Counter(static_cast<double>(record.measurement.batch));

@@ -16,7 +16,6 @@
 namespace gbx {
 namespace {
 
-using bootstrap_detail::mean_of;
 using bootstrap_detail::midpoint;
 
 // Jackknife acceleration from leave-one-out values given as (value, how many leave-one-outs give it).
@@ -46,10 +45,10 @@ std::optional<double> acceleration_of_sorted(const std::vector<double>& sorted, 
   if (n < 2) return std::nullopt;
   if (statistic == BootstrapStatistic::mean) {
     // theta_(i) = (sum - x_i) / (n - 1), so d_i = (x_i - mean) / (n - 1); the factor cancels in a.
-    const double mean = mean_of(sorted);
+    const double center = *mean(sorted);  // finite, n >= 2
     std::vector<std::pair<double, double>> deviations;
     deviations.reserve(n);
-    for (double value : sorted) deviations.emplace_back(mean - value, 1.0);
+    for (double value : sorted) deviations.emplace_back(center - value, 1.0);
     return weighted_acceleration(deviations);
   }
   const std::size_t half = n / 2;  // leave-one-outs on each side of the middle
@@ -226,7 +225,7 @@ BootstrapResult bootstrap_interval(const std::vector<double>& samples, Bootstrap
   std::vector<double> sorted = samples;
   std::sort(sorted.begin(), sorted.end());
   const std::size_t n = sorted.size();
-  result.estimate = statistic == BootstrapStatistic::mean ? mean_of(sorted) : median_of_sorted(sorted);
+  result.estimate = statistic == BootstrapStatistic::mean ? *mean(sorted) : median_of_sorted(sorted);
   const double alpha = 1.0 - options.level;
   result.lower_percentile = alpha / 2.0;
   result.upper_percentile = 1.0 - alpha / 2.0;

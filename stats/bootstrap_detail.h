@@ -19,12 +19,6 @@ namespace gbx::bootstrap_detail {
 // estimate compare equal in z0's mid-rank count. Halving first cannot overflow and rounds the same.
 inline double midpoint(double a, double b) { return 0.5 * a + 0.5 * b; }
 
-inline double mean_of(const std::vector<double>& values) {
-  double sum = 0.0;
-  for (double value : values) sum += value;
-  return sum / static_cast<double>(values.size());
-}
-
 // `resamples` Monte-Carlo resamples of the statistic, in resample order (see bootstrap.h).
 std::vector<double> distribution_of_sorted(const std::vector<double>& sorted, BootstrapStatistic statistic,
                                            std::size_t resamples, std::uint64_t seed, unsigned threads);

@@ -67,7 +67,7 @@ double signed_root(double s, double excess) {
 }  // namespace
 
 MeanSaddlepoint::MeanSaddlepoint(const std::vector<double>& sorted)
-    : n_(static_cast<double>(sorted.size())), mean_(mean_of(sorted)) {
+    : n_(static_cast<double>(sorted.size())), mean_(*gbx::mean(sorted)) {
   double squares = 0.0;
   for (double x : sorted) squares += (x - mean_) * (x - mean_);
   sd_ = std::sqrt(squares / n_);

@@ -6,6 +6,8 @@
 #include <random>
 #include <stdexcept>
 
+#include "stats/statistics.h"
+
 namespace gbx {
 
 namespace {
@@ -52,15 +54,12 @@ Split best_split(const std::vector<double>& values, std::size_t begin, std::size
   return best;
 }
 
-double median_of(std::vector<double> values) {
-  const std::size_t n = values.size();
-  std::sort(values.begin(), values.end());
-  return n % 2 == 1 ? values[n / 2] : 0.5 * (values[n / 2 - 1] + values[n / 2]);
-}
-
+// The median of values[begin, end), a non-empty range (a half-width may be infinite: sorted, not checked).
 double median_in(const std::vector<double>& values, std::size_t begin, std::size_t end) {
-  return median_of(std::vector<double>(values.begin() + static_cast<std::ptrdiff_t>(begin),
-                                       values.begin() + static_cast<std::ptrdiff_t>(end)));
+  std::vector<double> range(values.begin() + static_cast<std::ptrdiff_t>(begin),
+                            values.begin() + static_cast<std::ptrdiff_t>(end));
+  std::sort(range.begin(), range.end());
+  return median_of_sorted(range);
 }
 
 struct Candidate {

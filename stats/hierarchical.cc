@@ -9,6 +9,7 @@
 #include <boost/math/distributions/students_t.hpp>
 
 #include "stats/bootstrap.h"
+#include "stats/statistics.h"
 
 namespace gbx {
 namespace {
@@ -17,19 +18,6 @@ constexpr double kMadToSigma = 1.4826;  // 1 / Phi^-1(3/4): the MAD of a normal 
 
 double t_quantile(double degrees_of_freedom, double p) {
   return boost::math::quantile(boost::math::students_t(degrees_of_freedom), p);
-}
-
-double mean_of(const std::vector<double>& values) {
-  double sum = 0.0;
-  for (double v : values) sum += v;
-  return sum / static_cast<double>(values.size());
-}
-
-double sample_variance(const std::vector<double>& values) {
-  const double mean = mean_of(values);
-  double sum = 0.0;
-  for (double v : values) sum += (v - mean) * (v - mean);
-  return sum / static_cast<double>(values.size() - 1);
 }
 
 double cv_of_log_variance(double variance) { return std::sqrt(std::expm1(variance)); }
@@ -237,8 +225,8 @@ std::optional<HierarchicalEstimate> hierarchical_median(const std::vector<std::v
 
   detail::Interval interval;
   const double k = static_cast<double>(kept->size());
-  const double center = mean_of(*logs);
-  const double spread = sample_variance(*logs);
+  const double center = *mean(*logs);  // the logs are finite, and there are 2 or more
+  const double spread = *variance(*logs);
   estimate.median = std::exp(center);
   if (options.method == HierarchicalMethod::log_t) {
     const double half = t_quantile(k - 1.0, (1.0 + level) / 2.0) * std::sqrt(spread / k);
@@ -286,12 +274,12 @@ std::optional<HierarchicalRatio> hierarchical_ratio(const std::vector<std::vecto
     if (!base_logs || !candidate_logs) return std::nullopt;
     const double kb = static_cast<double>(base_logs->size());
     const double kc = static_cast<double>(candidate_logs->size());
-    const double vb = sample_variance(*base_logs) / kb;
-    const double vc = sample_variance(*candidate_logs) / kc;
-    const double difference = mean_of(*candidate_logs) - mean_of(*base_logs);
+    const double vb = *variance(*base_logs) / kb;
+    const double vc = *variance(*candidate_logs) / kc;
+    const double difference = *mean(*candidate_logs) - *mean(*base_logs);
     const double se = std::sqrt(vb + vc);
-    base_median = std::exp(mean_of(*base_logs));
-    candidate_median = std::exp(mean_of(*candidate_logs));
+    base_median = std::exp(*mean(*base_logs));
+    candidate_median = std::exp(*mean(*candidate_logs));
     RatioInterval& r = result.interval;
     r.ratio = std::exp(difference);
     r.level = level;

@@ -40,18 +40,13 @@ bool options_valid(const PairedOptions& options) {
 
 namespace paired_detail {
 
-double median_of_copy(std::vector<double> values) {
-  std::sort(values.begin(), values.end());
-  return median_of_sorted(values);
-}
-
 double robust_spread(const std::vector<double>& values) {
   if (values.size() < 2) return 0.0;
-  const double center = median_of_copy(values);
+  const double center = *median(values);
   std::vector<double> deviations;
   deviations.reserve(values.size());
   for (double v : values) deviations.push_back(std::fabs(v - center));
-  return kMadToSigma * median_of_copy(deviations);
+  return kMadToSigma * *median(deviations);
 }
 
 std::vector<double> winsorised(std::vector<double> log_ratios, const std::optional<BlockRatioBounds>& bounds) {
@@ -67,18 +62,7 @@ double t_quantile(double degrees_of_freedom, double p) {
   return boost::math::quantile(StudentT(degrees_of_freedom), p);
 }
 
-double mean_of(const std::vector<double>& values) {
-  double sum = 0.0;
-  for (double v : values) sum += v;
-  return sum / static_cast<double>(values.size());
-}
-
-double sample_sd(const std::vector<double>& values) {
-  const double mean = mean_of(values);
-  double sum = 0.0;
-  for (double v : values) sum += (v - mean) * (v - mean);
-  return std::sqrt(sum / static_cast<double>(values.size() - 1));
-}
+double sample_sd(const std::vector<double>& values) { return std::sqrt(*variance(values)); }
 
 BlockRatios block_ratios(const WorkerPairBlocks& pair) {
   BlockRatios ratios;
@@ -86,8 +70,8 @@ BlockRatios block_ratios(const WorkerPairBlocks& pair) {
     const BlockPair& block_pair = pair.block_pairs[i];
     if (!usable(block_pair.base) || !usable(block_pair.candidate)) continue;
     ratios.block_pair_index.push_back(i);
-    const double base = std::log(median_of_copy(block_pair.base));
-    const double candidate = std::log(median_of_copy(block_pair.candidate));
+    const double base = std::log(*median(block_pair.base));
+    const double candidate = std::log(*median(block_pair.candidate));
     ratios.log_ratios.push_back(candidate - base);
     ratios.candidate_first.push_back(block_pair.candidate_first);
     ratios.base_log_medians.push_back(base);
@@ -104,7 +88,7 @@ std::optional<BlockRatioBounds> pooled_bounds_of(const std::vector<BlockRatios>&
     pooled.insert(pooled.end(), ratios.log_ratios.begin(), ratios.log_ratios.end());
   }
   if (pairs_with_ratios < 2 || pooled.size() < kMinPooledBlockPairs || !(noise_band >= 0.0)) return std::nullopt;
-  const double center = median_of_copy(pooled);
+  const double center = *median(pooled);
   const double half_width = std::max(kWinsorSpreads * robust_spread(pooled), std::log1p(noise_band));
   return BlockRatioBounds{center - half_width, center + half_width};
 }
@@ -126,9 +110,9 @@ std::optional<PairEstimate> estimate_from(const WorkerPairBlocks& pair, const Bl
   }
   estimate.candidate_first = cand_first_ratios.size();
   if (cand_first_ratios.empty() || base_first_ratios.empty()) {
-    estimate.log_ratio = median_of_copy(d);
+    estimate.log_ratio = *median(d);
   } else {
-    estimate.log_ratio = 0.5 * (median_of_copy(cand_first_ratios) + median_of_copy(base_first_ratios));
+    estimate.log_ratio = 0.5 * (*median(cand_first_ratios) + *median(base_first_ratios));
   }
   estimate.block_log_ratio_spread = robust_spread(d);
 
@@ -140,7 +124,7 @@ std::optional<PairEstimate> estimate_from(const WorkerPairBlocks& pair, const Bl
     estimate.base_samples += block_pair.base.size();
     estimate.candidate_samples += block_pair.candidate.size();
   }
-  estimate.within_block_log_spread = kMadToSigma * median_of_copy(residuals);
+  estimate.within_block_log_spread = kMadToSigma * *median(residuals);
   return estimate;
 }
 
@@ -217,17 +201,17 @@ std::optional<PairEstimate> estimate_pair(const WorkerPairBlocks& pair, const st
 
 std::optional<LogInterval> mean_interval(const std::vector<double>& values, double critical) {
   if (values.size() < 2 || !all_finite(values) || !std::isfinite(critical)) return std::nullopt;
-  const double mean = mean_of(values);
+  const double center = *mean(values);
   const double half = critical * sample_sd(values) / std::sqrt(static_cast<double>(values.size()));
-  return LogInterval{mean - half, mean + half, critical};
+  return LogInterval{center - half, center + half, critical};
 }
 
 std::optional<double> t_test_p_value(const std::vector<double>& values) {
   if (values.size() < 2 || !all_finite(values)) return std::nullopt;
-  const double mean = mean_of(values);
+  const double center = *mean(values);
   const double sd = sample_sd(values);
-  if (!(sd > 0.0)) return mean == 0.0 ? 1.0 : 0.0;
-  const double t = mean / (sd / std::sqrt(static_cast<double>(values.size())));
+  if (!(sd > 0.0)) return center == 0.0 ? 1.0 : 0.0;
+  const double t = center / (sd / std::sqrt(static_cast<double>(values.size())));
   const StudentT law(static_cast<double>(values.size() - 1));
   return std::clamp(2.0 * boost::math::cdf(boost::math::complement(law, std::fabs(t))), 0.0, 1.0);
 }
@@ -324,7 +308,7 @@ std::optional<PairedAnalysis> analyze_pairs(const std::vector<WorkerPairBlocks>&
   if (x.empty()) return std::nullopt;
   analysis.pairs = x.size();
   analysis.replicated = x.size() >= 2;
-  analysis.mean_log_ratio = mean_of(x);
+  analysis.mean_log_ratio = *mean(x);
   analysis.ratio = std::exp(clamp_log(analysis.mean_log_ratio));
   analysis.variance = paired_variance(analysis.estimates, x);
 
@@ -337,7 +321,7 @@ std::optional<PairedAnalysis> analyze_pairs(const std::vector<WorkerPairBlocks>&
     const double degrees = static_cast<double>(values.size() - 1);
     const auto difference = mean_interval(values, t_quantile(degrees, 1.0 - options.alpha / 2.0));
     const auto equivalence = mean_interval(values, t_quantile(degrees, 1.0 - options.equivalence_alpha));
-    const double center = analysis.replicated ? analysis.mean_log_ratio : mean_of(values);
+    const double center = analysis.replicated ? analysis.mean_log_ratio : *mean(values);
     if (difference) analysis.difference_interval = ratio_interval(center, *difference, difference_level, method);
     if (equivalence) analysis.equivalence_interval = ratio_interval(center, *equivalence, equivalence_level, method);
     analysis.p_t = t_test_p_value(values).value_or(1.0);

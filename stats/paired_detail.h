@@ -33,11 +33,10 @@ double t_quantile(double degrees_of_freedom, double p);
 inline constexpr double kMadToSigma = 1.4826;  // 1 / Phi^-1(3/4): the MAD of a normal law is 0.6745 sigma
 // A median has about pi/2 times the variance of a mean of the same normal samples.
 inline constexpr double kMedianEfficiency = boost::math::constants::half_pi<double>();
-double median_of_copy(std::vector<double> values);  // values not empty
-// 1.4826 times the median absolute deviation about the median; 0 below 2 values.
+// 1.4826 times the median absolute deviation about the median; 0 below 2 values. values finite.
 double robust_spread(const std::vector<double>& values);
-double mean_of(const std::vector<double>& values);
-double sample_sd(const std::vector<double>& values);  // n - 1; values.size() >= 2
+// The sample sd (n - 1) of 2 or more finite values (log ratios, which are finite by construction).
+double sample_sd(const std::vector<double>& values);
 
 // A pair's usable block pairs (positive finite samples on both sides), in order: each one's index in
 // pair.block_pairs, d_j, order, and its two blocks' log medians. Computed once per pair and analysis:

@@ -6,6 +6,7 @@
 
 #include "stats/paired.h"
 #include "stats/paired_detail.h"
+#include "stats/statistics.h"
 
 namespace gbx {
 
@@ -118,7 +119,7 @@ std::optional<RatioInterval> geometric_mean_ratio(const std::vector<double>& log
   const auto bounds = mean_interval(log_ratios, t_quantile(degrees, (1.0 + level) / 2.0));
   if (!bounds) return std::nullopt;
   RatioInterval interval;
-  interval.ratio = std::exp(clamp_log(mean_of(log_ratios)));
+  interval.ratio = std::exp(clamp_log(*mean(log_ratios)));
   interval.lower = std::exp(clamp_log(bounds->lower));
   interval.upper = std::exp(clamp_log(bounds->upper));
   interval.level = level;

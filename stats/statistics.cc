@@ -62,17 +62,28 @@ double median_of_sorted(const std::vector<double>& sorted) {
   return n % 2 == 1 ? sorted[n / 2] : 0.5 * sorted[n / 2 - 1] + 0.5 * sorted[n / 2];
 }
 
+std::optional<double> mean(const std::vector<double>& values) {
+  if (values.empty() || !all_finite(values)) return std::nullopt;
+  return std::accumulate(values.begin(), values.end(), 0.0) / static_cast<double>(values.size());
+}
+
+std::optional<double> variance(const std::vector<double>& values) {
+  if (values.size() < 2) return std::nullopt;
+  const std::optional<double> center = mean(values);
+  if (!center) return std::nullopt;
+  double squares = 0.0;
+  for (double value : values) squares += (value - *center) * (value - *center);
+  return squares / static_cast<double>(values.size() - 1);
+}
+
 std::optional<Summary> summarize(const std::vector<double>& samples) {
-  if (samples.empty() || !all_finite(samples)) return std::nullopt;
+  const std::optional<double> center = mean(samples);
+  if (!center) return std::nullopt;
   Summary summary;
   summary.count = samples.size();
-  const auto n = static_cast<double>(samples.size());
-  summary.mean = std::accumulate(samples.begin(), samples.end(), 0.0) / n;
-  if (samples.size() >= 2) {
-    // Two passes: the deviations are small where the samples are close, so no cancellation.
-    double squares = 0.0;
-    for (double value : samples) squares += (value - summary.mean) * (value - summary.mean);
-    summary.stddev = std::sqrt(squares / (n - 1.0));
+  summary.mean = *center;
+  if (const std::optional<double> spread = variance(samples)) {
+    summary.stddev = std::sqrt(*spread);
     if (summary.mean != 0.0) summary.cv = *summary.stddev / summary.mean;
   }
   std::vector<double> sorted = samples;

@@ -39,6 +39,12 @@ std::optional<double> median(std::vector<double> values);
 // (0.5 a + 0.5 b, which cannot overflow). median() is this after sorting.
 double median_of_sorted(const std::vector<double>& sorted);
 
+// The arithmetic mean, summed in order; absent for empty or non-finite input.
+std::optional<double> mean(const std::vector<double>& values);
+// The sample variance (n - 1), in two passes about the mean: the deviations are small where the values
+// are close, so nothing cancels. Absent below 2 values or for non-finite input.
+std::optional<double> variance(const std::vector<double>& values);
+
 // Absent for empty or non-finite input.
 std::optional<Summary> summarize(const std::vector<double>& samples);
 

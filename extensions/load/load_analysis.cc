@@ -23,12 +23,6 @@ double overlap(double start, double end, double window_start, double window_end)
   return std::max(0.0, std::min(end, window_end) - std::max(start, window_start));
 }
 
-double mean_of(const std::vector<double>& values) {
-  double sum = 0.0;
-  for (double v : values) sum += v;
-  return values.empty() ? 0.0 : sum / static_cast<double>(values.size());
-}
-
 std::string seconds_text(double seconds) {
   char text[32];
   std::snprintf(text, sizeof text, "%.3g s", seconds);
@@ -46,15 +40,16 @@ std::optional<detail::OccupancyEstimate> occupancy_in_window(const std::vector<O
   if (inside.empty()) return std::nullopt;
   detail::OccupancyEstimate e;
   e.samples = inside.size();
-  e.mean = mean_of(inside);
+  e.mean = mean(inside).value_or(0.0);
   constexpr std::size_t kBatches = 10;
   if (inside.size() >= 2 * kBatches) {
     std::vector<double> batch_means;
     for (std::size_t b = 0; b < kBatches; ++b) {
       const std::size_t from = b * inside.size() / kBatches;
       const std::size_t to = (b + 1) * inside.size() / kBatches;
-      batch_means.push_back(mean_of(std::vector<double>(inside.begin() + static_cast<std::ptrdiff_t>(from),
-                                                        inside.begin() + static_cast<std::ptrdiff_t>(to))));
+      batch_means.push_back(mean(std::vector<double>(inside.begin() + static_cast<std::ptrdiff_t>(from),
+                                                     inside.begin() + static_cast<std::ptrdiff_t>(to)))
+                                .value_or(0.0));
     }
     double squares = 0.0;
     for (double m : batch_means) squares += (m - e.mean) * (m - e.mean);
@@ -124,7 +119,7 @@ detail::ClosedLoopLevel analyze_closed_loop(const ClosedLoopRun& run, std::int64
     }
   }
   level.requests = static_cast<std::int64_t>(latencies.size());
-  level.latency_mean_seconds = mean_of(latencies);
+  level.latency_mean_seconds = mean(latencies).value_or(0.0);
   level.latency_median = quantile_interval(latencies, 0.5);
   level.latency_p99 = quantile_interval(latencies, 0.99);
   level.throughput = rate_in_window(ends, after(ws), after(we));
@@ -173,8 +168,8 @@ detail::OpenLoopLevel analyze_open_loop(const OpenLoopRun& run, double offered_r
     lateness.push_back(r.release - r.arrival);
   }
   level.requests = static_cast<std::int64_t>(latencies.size());
-  level.latency_mean_seconds = mean_of(latencies);
-  level.wait_mean_seconds = mean_of(waits);
+  level.latency_mean_seconds = mean(latencies).value_or(0.0);
+  level.wait_mean_seconds = mean(waits).value_or(0.0);
   level.latency_median = quantile_interval(latencies, 0.5);
   level.latency_p90 = quantile_interval(latencies, 0.9);
   level.latency_p99 = quantile_interval(latencies, 0.99);
@@ -188,7 +183,7 @@ detail::OpenLoopLevel analyze_open_loop(const OpenLoopRun& run, double offered_r
   // Above saturation the queue grows through the window: there is no steady state for the law to hold in.
   level.littles_law_violated = level.littles_law && !level.littles_law->holds && !level.saturated;
   // The servers as a system of their own: busy workers = arrival rate x service time.
-  level.service_mean_seconds = mean_of(services);
+  level.service_mean_seconds = mean(services).value_or(0.0);
   level.sampled_in_service = occupancy_in_window(run.occupancy, ws, we);
   level.independent_littles_law = independent_littles_law(level.arrival_rate, level.service_mean_seconds,
                                                           level.sampled_in_service, littles_tolerance);

@@ -1,4 +1,4 @@
-// Summary statistics and type 7 quantiles against values computed by hand.
+// The mean, the variance, summary statistics and type 7 quantiles against values computed by hand.
 #include <cmath>
 #include <limits>
 #include <vector>
@@ -31,6 +31,33 @@ TEST(Quantile, AbsentWhenItCannotBeComputed) {
   EXPECT_FALSE(quantile({1, std::numeric_limits<double>::infinity()}, 0.5));
   EXPECT_FALSE(quantile({1, 2}, 1.5));
   EXPECT_FALSE(quantile({1, 2}, -0.1));
+}
+
+TEST(Mean, HandComputed) {
+  // (5 + 2 + 9 + 4 + 7 + 4 + 5 + 4) / 8 = 40 / 8 = 5; (0.5 + 1.5 + 4) / 3 = 2.
+  EXPECT_EQ(*mean({5, 2, 9, 4, 7, 4, 5, 4}), 5.0);
+  EXPECT_EQ(*mean({0.5, 1.5, 4.0}), 2.0);
+  EXPECT_EQ(*mean({-3.0}), -3.0);
+}
+
+TEST(Variance, HandComputedWithNMinusOne) {
+  // {5, 2, 9, 4, 7, 4, 5, 4}: squared deviations about 5 are 0 9 16 1 4 1 0 1 = 32, over n - 1 = 7.
+  EXPECT_DOUBLE_EQ(*variance({5, 2, 9, 4, 7, 4, 5, 4}), 32.0 / 7.0);
+  // {1, 3}: deviations -1, 1, so 2 / 1 = 2 (n would give 1).
+  EXPECT_EQ(*variance({1, 3}), 2.0);
+  EXPECT_EQ(*variance({2.5, 2.5, 2.5}), 0.0);
+  // Close values far from 0: deviations -1, 0, 1 about 1e9 + 2, so exactly 1. One pass (the mean of
+  // squares less the square of the mean) would lose it to cancellation.
+  EXPECT_EQ(*variance({1e9 + 1, 1e9 + 2, 1e9 + 3}), 1.0);
+}
+
+TEST(MeanAndVariance, AbsentWhenTheyCannotBeComputed) {
+  EXPECT_FALSE(mean({}));
+  EXPECT_FALSE(mean({1.0, std::numeric_limits<double>::quiet_NaN()}));
+  EXPECT_FALSE(mean({1.0, std::numeric_limits<double>::infinity()}));
+  EXPECT_FALSE(variance({}));
+  EXPECT_FALSE(variance({4.0}));  // one value has no spread
+  EXPECT_FALSE(variance({1.0, 2.0, -std::numeric_limits<double>::infinity()}));
 }
 
 TEST(Summary, HandComputed) {
