@@ -48,10 +48,10 @@ class CudaState : public State {
   // declared with inout()), downloaded to compare.
   void check_device(Span<float> output, const std::function<std::vector<double>()>& compute, double tolerance = -1.0,
                     std::size_t accumulated_terms = 1) {
-    const Span<float> result = fixture_.host_array<float>(output.size);
+    const Span<float> result = host_buffer<float>(output.size);
     declare_check(
         [this, output, compute] {
-          if (!fixture_.checks_inout(output.data)) cuda_.poison_device(output);
+          if (!checks_inout(output.data)) cuda_.poison_device(output);
           reference(compute);  // after the in-place outputs are restored, as State::check does
         },
         [this, output, result, compute] {

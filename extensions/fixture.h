@@ -25,12 +25,9 @@
 namespace gbx {
 
 class CpuCacheFlusher;
-class State;
-class CudaState;
+class FixtureBase;
 
 namespace detail {
-
-class ParkedSetup;
 
 // An array whose runs may read any of several copies (--gbx_cache=rotate): `data` is rebound to
 // copy k before each run. Owned by the fixture for one benchmark call.
@@ -101,46 +98,43 @@ class Backend {
 
 }  // namespace detail
 
-// The compiled base of every gbx fixture: timing, warm-up, flushes, batching, samples and skipping.
-// The backend (CPU, CUDA: the Backend hooks) supplies a timer and a flush; the author supplies setup,
-// run and declarations (the hooks below), or, in the short form, a function of gbx::State.
+namespace detail {
+
+class FixtureRun;
+struct FixtureState;
+
+// What a registration says about its fixture: the name "<family>/<variant>", the short form's axes
+// (the name gains "/n:1024/T:float"; the problem is the axes that are not the variant's, the variant
+// those that are), and for a load sweep (docs/load.md) how to make more instances and the plan.
+struct FixtureIdentity {
+  std::string family;
+  std::string variant;
+  std::vector<AxisValue> axes;
+  bool short_form = false;  // registered by the short form, which may declare axes
+  std::function<std::unique_ptr<FixtureBase>()> make_another;
+  std::shared_ptr<const LoadPlan> load_plan;
+  std::string name() const;
+};
+
+// Registers the fixture under its identity's name through benchmark::RegisterBenchmark, with manual
+// time and one Google Benchmark iteration: each iteration is one whole gbx measurement
+// (detail::FixtureRun). Google Benchmark's registry keeps the fixture until the program ends.
+RegisteredBenchmark* register_identified(std::unique_ptr<FixtureBase> fixture, FixtureIdentity identity);
+
+}  // namespace detail
+
+// The compiled base of every gbx fixture. The author supplies setup, run and declarations (the hooks
+// below); the backend (CPU, CUDA: the Backend hooks) a timer and a flush. Everything else (timing,
+// warm-up, flushes, batching, samples, skipping, and a worker's held setups) is detail::FixtureRun's,
+// on state the base keeps out of its authors' sight (detail::FixtureState).
 class FixtureBase : protected detail::Backend {
  public:
-  virtual ~FixtureBase() = default;
+  ~FixtureBase() override;
   FixtureBase(const FixtureBase&) = delete;
   FixtureBase& operator=(const FixtureBase&) = delete;
 
-  // Called once at registration: the benchmark is named "<family>/<variant>".
-  void identify(const std::string& family, const std::string& variant);
-  // The short form's parameter axes: the name gains "/n:1024/T:float", the problem the axes that
-  // are not the variant's, the variant those that are.
-  void set_axes(std::vector<detail::AxisValue> axes);
-  std::string name() const;
-
-  // One Google Benchmark call: the whole gbx measurement. argument_count: how many state.range(i)
-  // the registration declared.
-  void measure_benchmark(benchmark::State& state, int argument_count);
-
-  // The load sweep (docs/load.md): how to make more instances of this fixture (the workers), and the
-  // sweep the registration asks for after the usual measurement.
-  void set_instance_factory(std::function<std::unique_ptr<FixtureBase>()> make_another) {
-    make_another_ = std::move(make_another);
-  }
-  void enable_load(LoadPlan plan) { load_plan_ = std::make_shared<LoadPlan>(std::move(plan)); }
-
-  // A worker's blocks (runner/worker_child.h): with keep on, a class-form fixture stays set up after a
-  // measurement, and the next call with the same arguments measures again without setup() and without
-  // the accuracy check (the record keeps the first call's); any other call, or release_held(), tears it
-  // down first. A CPU short form holds too: its function waits inside state.exec() on a thread of its
-  // own (parked_setup.h). Rotation, failures and failed checks never hold; a CUDA short form, or any
-  // under rotation, is set up again, from kept random inputs (random_inputs.h), and a call with the
-  // same arguments as the one before takes that call's host arrays again (zeroed) and keeps its passed
-  // accuracy check instead of running it.
-  static void keep_setup_between_calls(bool keep);
-  static void release_held();
-
  protected:
-  FixtureBase() = default;
+  FixtureBase();
 
   // --- for kernel authors -------------------------------------------------------------
   // Allocate, fill the inputs and declare the problem; state.range(i) are the arguments.
@@ -151,12 +145,12 @@ class FixtureBase : protected detail::Backend {
   virtual void run() = 0;
   virtual void teardown() {}
 
-  void declare_problem(std::string problem) { record_.problem = std::move(problem); }
-  void declare_flops_per_run(double flops) { record_.flops_per_run = flops; }
-  void declare_bytes_per_run(double bytes) { record_.bytes_per_run = bytes; }
+  void declare_problem(std::string problem);
+  void declare_flops_per_run(double flops);
+  void declare_bytes_per_run(double bytes);
   // The seed of the random inputs; fill_random() uses it and the record keeps it.
-  void declare_seed(std::uint64_t seed) { record_.seed = seed; }
-  std::uint64_t seed() const { return record_.seed; }
+  void declare_seed(std::uint64_t seed);
+  std::uint64_t seed() const;
   // Zeroed host memory, counted in the record and freed after the benchmark.
   template <class T>
   Span<T> host_array(std::size_t count) {
@@ -172,7 +166,7 @@ class FixtureBase : protected detail::Backend {
   void fill_random(Span<float> values, float low = -1.0f, float high = 1.0f);
   void fill_random(Span<double> values, double low = -1.0, double high = 1.0);
   // The arithmetic's precision (default fp32): recorded, and it picks the peak FLOP/s.
-  void declare_precision(std::string precision) { record_.precision = std::move(precision); }
+  void declare_precision(std::string precision);
 
   // Accuracy. Declare the reference in setup(); after sampling, the base calls poison_outputs(),
   // runs the kernel once more, and records what check_output() finds. Outputs poisoned with NaN
@@ -189,84 +183,21 @@ class FixtureBase : protected detail::Backend {
     declare_inout_bytes(values.data, values.bytes(), false);
   }
   void declare_inout_bytes(void* data, std::size_t bytes, bool on_device);
-  // Copies bytes between two arrays of this benchmark call (both on the device when on_device).
-  virtual void copy_bytes(void* to, const void* from, std::size_t bytes, bool on_device);
-
-  // After setup(): the measurement, the accuracy check and the load sweep. The short form calls it
-  // from state.exec(), inside setup(), with its own run.
-  void measure_after_setup(const benchmark::State& state, std::function<void()> run);
-  // Arrays whose copies --gbx_cache=rotate cycles through.
-  void add_rotating_array(std::unique_ptr<detail::RotatingArray> array) { rotating_.push_back(std::move(array)); }
-  // A copy of bytes at from, owned by this benchmark call; a CUDA fixture copies device arrays.
-  virtual void* duplicate(const void* from, std::size_t bytes, bool on_device);
-  // Keep mode without rotation: a short form's setup may run body on a parked thread (parked_setup.h),
-  // which then holds it between calls as the class form's is held.
-  bool may_park() const;
-  void park_setup(std::function<void()> body);
 
   // --- bookkeeping the backends share -------------------------------------------------------
+  // Copies bytes between two arrays of this benchmark call (both on the device when on_device).
+  virtual void copy_bytes(void* to, const void* from, std::size_t bytes, bool on_device);
+  // A copy of bytes at from, owned by this benchmark call; a CUDA fixture copies device arrays.
+  virtual void* duplicate(const void* from, std::size_t bytes, bool on_device);
   // What the record says about memory; the base fills host_peak_bytes.
   virtual detail::MemoryUsage memory_usage() const;
-  std::size_t host_bytes() const { return host_bytes_; }
+  std::size_t host_bytes() const;
   // Ties an allocation's lifetime to the current benchmark call.
-  void keep(std::shared_ptr<void> owner) { owned_.push_back(std::move(owner)); }
+  void keep(std::shared_ptr<void> owner);
 
  private:
-  friend class FixtureLoadAccess;
-  friend class State;
-  friend class CudaState;
-  // Sets up the copies for --gbx_cache=rotate; false when there is nothing to rotate (the class form
-  // declares no arrays), in which case the benchmark runs cold.
-  bool start_rotation(detail::Measurement& m);
-  void advance_rotation();
-  void stop_rotation();
-  std::vector<detail::AxisValue> axes_;
-  bool short_form_ = false;  // registered by the short form (set_axes), which may declare axes
-  // The in-place outputs (declare_inout) and the copies of their values before the first run.
-  struct InOut {
-    void* data;
-    std::size_t bytes;
-    bool on_device;
-    void* saved;
-  };
-  std::vector<InOut> inout_;
-  bool check_output_inout_ = false;  // the short form's checked output is one of them
-  void save_inout();
-  void restore_inout();
-  // For the short form's check: whether output is in-place (then not poisoned); remembered for the note.
-  bool checks_inout(const void* output);
-  // The accuracy note for a failed check with NaN outputs that the kernel may have read, poisoned.
-  void explain_nan(Accuracy& accuracy) const;
-  std::vector<std::unique_ptr<detail::RotatingArray>> rotating_;
-  std::size_t rotation_copies_ = 0;
-  std::size_t rotation_next_ = 0;
-  bool measured_ = false;              // measure_after_setup ran in this call
-  bool reusing_setup_ = false;         // this call measures a held setup (keep_setup_between_calls)
-  bool repeating_short_form_ = false;  // the short form called again in keep mode, with the same arguments
-  std::vector<std::pair<std::size_t, std::shared_ptr<void>>> host_arrays_;  // this call's, in keep mode
-  std::vector<std::int64_t> held_args_;                                     // the held setup's arguments
-  std::shared_ptr<detail::ParkedSetup> parked_;   // the short form's function, held in keep mode
-  const benchmark::State* call_state_ = nullptr;  // Google Benchmark's state of the call under way
-  // On the parked thread, after a measurement: true when the held short form is to measure again.
-  bool park_measured();
-  std::exception_ptr release_parked() noexcept;
-  detail::RunRecord held_record_;  // and its first call's record: declarations and accuracy
-  void tear_down_held() noexcept;
-  void measure_held(benchmark::State& state);
-  // The call's end: the record to the sample channel, and Google Benchmark's one iteration (or skip).
-  void publish_call(benchmark::State& state, const std::string& failure);
-  std::function<void()> poison_hook_;     // the short form's check: what to poison
-  std::function<Accuracy()> check_hook_;  // and how to compare
-  std::string family_;
-  std::string variant_;
-  detail::RunRecord record_;
-  std::function<std::unique_ptr<FixtureBase>()> make_another_;
-  std::shared_ptr<const LoadPlan> load_plan_;
-  std::string accuracy_reference_;
-  double accuracy_tolerance_ = -1.0;  // negative: no accuracy declared
-  std::size_t host_bytes_ = 0;
-  std::uint64_t fills_ = 0;  // fill_random() calls so far in this setup()
-  std::vector<std::shared_ptr<void>> owned_;
+  friend class detail::FixtureRun;
+  std::unique_ptr<detail::FixtureState> state_;
 };
 
 // Kernels that run on the CPU, timed with the steady clock.
@@ -285,29 +216,26 @@ class CpuFixture : public FixtureBase {
   std::unique_ptr<CpuCacheFlusher> flusher_;
 };
 
-// Registers the fixture, named by identify(), through benchmark::RegisterBenchmark with manual time
-// and one Google Benchmark iteration: each iteration is one whole gbx measurement. Google Benchmark's
-// registry keeps the fixture until the program ends.
-RegisteredBenchmark* register_fixture(std::unique_ptr<FixtureBase> fixture);
-
 // Registers fixture F as "<family>/<variant>". Chain ->Arg(...) and friends on the result.
 template <class F>
 RegisteredBenchmark* register_fixture(const std::string& family, const std::string& variant) {
-  auto fixture = std::make_unique<F>();
-  fixture->identify(family, variant);
-  fixture->set_instance_factory([] { return std::unique_ptr<FixtureBase>(std::make_unique<F>()); });
-  return register_fixture(std::move(fixture));
+  detail::FixtureIdentity identity;
+  identity.family = family;
+  identity.variant = variant;
+  identity.make_another = [] { return std::unique_ptr<FixtureBase>(std::make_unique<F>()); };
+  return detail::register_identified(std::make_unique<F>(), std::move(identity));
 }
 
 // The same, with a load sweep after each measurement (docs/load.md); the --gbx_* load flags override
 // the plan's values.
 template <class F>
 RegisteredBenchmark* register_fixture_under_load(const std::string& family, const std::string& variant, LoadPlan plan) {
-  auto fixture = std::make_unique<F>();
-  fixture->identify(family, variant);
-  fixture->set_instance_factory([] { return std::unique_ptr<FixtureBase>(std::make_unique<F>()); });
-  fixture->enable_load(std::move(plan));
-  return register_fixture(std::move(fixture));
+  detail::FixtureIdentity identity;
+  identity.family = family;
+  identity.variant = variant;
+  identity.make_another = [] { return std::unique_ptr<FixtureBase>(std::make_unique<F>()); };
+  identity.load_plan = std::make_shared<LoadPlan>(std::move(plan));
+  return detail::register_identified(std::make_unique<F>(), std::move(identity));
 }
 
 }  // namespace gbx

@@ -7,6 +7,7 @@
 #include <string>
 
 #include "extensions/fixture.h"
+#include "extensions/fixture_run.h"
 
 namespace gbx {
 
@@ -30,10 +31,12 @@ std::size_t detail::array_bytes(const char* helper, std::int64_t count, std::siz
 }
 
 void FixtureBase::declare_inout_bytes(void* data, std::size_t bytes, bool on_device) {
-  if (measured_) throw std::logic_error("an in-place output (inout) must be declared before the measurement");
+  detail::FixtureCall& call = state_->call;
+  if (call.measured) throw std::logic_error("an in-place output (inout) must be declared before the measurement");
   if (data == nullptr && bytes > 0) throw std::invalid_argument("declare_inout: no array");
-  const bool declared = std::any_of(inout_.begin(), inout_.end(), [&](const InOut& a) { return a.data == data; });
-  if (!declared) inout_.push_back({data, bytes, on_device, nullptr});
+  const auto& inout = call.inout;
+  const bool declared = std::any_of(inout.begin(), inout.end(), [&](const detail::InOut& a) { return a.data == data; });
+  if (!declared) call.inout.push_back({data, bytes, on_device, nullptr});
 }
 
 void FixtureBase::copy_bytes(void* to, const void* from, std::size_t bytes, bool on_device) {
@@ -41,27 +44,29 @@ void FixtureBase::copy_bytes(void* to, const void* from, std::size_t bytes, bool
   std::memcpy(to, from, bytes);
 }
 
-void FixtureBase::save_inout() {
-  for (InOut& a : inout_) {
-    if (a.saved == nullptr && a.bytes > 0) a.saved = duplicate(a.data, a.bytes, a.on_device);
+void detail::FixtureRun::save_inout(FixtureBase& fixture) {
+  for (InOut& a : state_of(fixture).call.inout) {
+    if (a.saved == nullptr && a.bytes > 0) a.saved = fixture.duplicate(a.data, a.bytes, a.on_device);
   }
 }
 
-void FixtureBase::restore_inout() {
-  for (const InOut& a : inout_) {
-    if (a.saved != nullptr) copy_bytes(a.data, a.saved, a.bytes, a.on_device);
+void detail::FixtureRun::restore_inout(FixtureBase& fixture) {
+  for (const InOut& a : state_of(fixture).call.inout) {
+    if (a.saved != nullptr) fixture.copy_bytes(a.data, a.saved, a.bytes, a.on_device);
   }
 }
 
-bool FixtureBase::checks_inout(const void* output) {
-  check_output_inout_ = std::any_of(inout_.begin(), inout_.end(), [&](const InOut& a) { return a.data == output; });
-  return check_output_inout_;
+bool detail::FixtureRun::checks_inout(FixtureBase& fixture, const void* output) {
+  FixtureCall& call = state_of(fixture).call;
+  call.check_output_inout =
+      std::any_of(call.inout.begin(), call.inout.end(), [&](const InOut& a) { return a.data == output; });
+  return call.check_output_inout;
 }
 
-void FixtureBase::explain_nan(Accuracy& accuracy) const {
+void detail::FixtureRun::explain_nan(const FixtureCall& call, Accuracy& accuracy) {
   // The short form knows whether its checked output was poisoned; a class form's own poison_outputs()
   // is taken to poison every output unless it declared one in place.
-  const bool poisoned = poison_hook_ ? !check_output_inout_ : inout_.empty();
+  const bool poisoned = call.poison_hook ? !call.check_output_inout : call.inout.empty();
   if (accuracy.passed || accuracy.nan_count == 0 || !poisoned) return;
   accuracy.note =
       "the kernel may have read its output before writing it (in place, y = a*x + y) and found the NaN gbx "

@@ -2,17 +2,56 @@
 
 #include <algorithm>
 
+#include "extensions/fixture_run.h"
 #include "extensions/reference_cache.h"
 
 namespace gbx {
 
+using detail::FixtureRun;
+
+void State::fill_random(Span<float> values, float low, float high) {
+  FixtureRun::fill_random(fixture_, values, low, high);
+}
+
+void State::fill_random(Span<double> values, double low, double high) {
+  FixtureRun::fill_random(fixture_, values, low, high);
+}
+
+void State::declare_flops_per_run(double flops) { FixtureRun::declare_flops_per_run(fixture_, flops); }
+
+void State::declare_bytes_per_run(double bytes) { FixtureRun::declare_bytes_per_run(fixture_, bytes); }
+
+void State::declare_precision(std::string precision) { FixtureRun::declare_precision(fixture_, std::move(precision)); }
+
+void State::declare_problem(std::string problem) { FixtureRun::declare_problem(fixture_, std::move(problem)); }
+
+void State::declare_seed(std::uint64_t seed) { FixtureRun::declare_seed(fixture_, seed); }
+
+std::uint64_t State::seed() const { return FixtureRun::seed(fixture_); }
+
+const std::string& State::problem() const { return FixtureRun::state_of(fixture_).call.record.problem; }
+
+void* State::zeroed_bytes(std::size_t bytes) { return FixtureRun::zeroed_host_bytes(fixture_, bytes); }
+
+void State::adopt_array(std::unique_ptr<detail::RotatingArray> array) {
+  FixtureRun::state_of(fixture_).call.rotating.push_back(std::move(array));
+}
+
+void State::declare_inout(void* data, std::size_t bytes, bool on_device) {
+  if (executed_) throw std::logic_error("state.inout() must come before state.exec()");
+  FixtureRun::declare_inout_bytes(fixture_, data, bytes, on_device);
+}
+
+bool State::checks_inout(const void* output) { return FixtureRun::checks_inout(fixture_, output); }
+
 void State::declare_check(std::function<void()> poison, std::function<Accuracy()> compare, double tolerance,
                           std::size_t accumulated_terms) {
   if (executed_) throw std::logic_error("state.check() must come before state.exec()");
-  fixture_.poison_hook_ = std::move(poison);
-  fixture_.check_hook_ = std::move(compare);
-  const double chosen = tolerance >= 0.0 ? tolerance : tolerance_for(fixture_.record_.precision, accumulated_terms);
-  fixture_.declare_accuracy("float64 reference", chosen);
+  detail::FixtureCall& call = FixtureRun::state_of(fixture_).call;
+  call.poison_hook = std::move(poison);
+  call.check_hook = std::move(compare);
+  const double chosen = tolerance >= 0.0 ? tolerance : tolerance_for(call.record.precision, accumulated_terms);
+  FixtureRun::declare_accuracy(fixture_, "float64 reference", chosen);
 }
 
 const std::vector<double>& State::reference(const std::function<std::vector<double>()>& compute) const {
@@ -26,7 +65,7 @@ void State::check(Span<float> output, const std::function<std::vector<double>()>
   // The output as the arrays hold it when the check runs: copy 0, rotation over.
   declare_check(
       [this, output, compute] {
-        if (!fixture_.checks_inout(output.data)) poison(output);
+        if (!checks_inout(output.data)) poison(output);
         reference(compute);
       },
       [this, output, compute] { return compare_to_reference(output.data, reference(compute).data(), output.size); },
@@ -37,7 +76,7 @@ void State::check(Span<double> output, const std::function<std::vector<double>()
                   std::size_t accumulated_terms) {
   declare_check(
       [this, output, compute] {
-        if (!fixture_.checks_inout(output.data)) poison(output);
+        if (!checks_inout(output.data)) poison(output);
         reference(compute);
       },
       [this, output, compute] { return compare_to_reference(output.data, reference(compute).data(), output.size); },
@@ -49,9 +88,25 @@ void State::exec(std::function<void()> run) {
   if (!run) throw std::invalid_argument("state.exec() needs a run");
   executed_ = true;
   const std::function<void()> kept = std::move(run);
-  fixture_.measure_after_setup(google_benchmark_, kept);
-  // Held (keep mode, parked_setup.h): the worker's later blocks measure here again, inputs as they are.
-  while (fixture_.park_measured()) fixture_.measure_after_setup(*fixture_.call_state_, kept);
+  FixtureRun::measure_after_setup(fixture_, google_benchmark_, kept);
+  // Held by a worker (parked_setup.h): its later blocks measure here again, inputs as they are.
+  while (FixtureRun::park_measured(fixture_)) {
+    FixtureRun::measure_after_setup(fixture_, *FixtureRun::state_of(fixture_).call.google_benchmark, kept);
+  }
+}
+
+void detail::set_up_function(FixtureBase& fixture, bool may_hold, std::function<void()> call) {
+  auto checked = [&fixture, call = std::move(call)] {
+    call();
+    if (!FixtureRun::state_of(fixture).call.measured) {
+      throw std::logic_error("the benchmark function returned without calling state.exec()");
+    }
+  };
+  if (may_hold && FixtureRun::may_park(fixture)) {
+    FixtureRun::park_setup(fixture, checked);
+  } else {
+    checked();
+  }
 }
 
 namespace {
@@ -153,10 +208,12 @@ void ShortBenchmark::register_all(const std::vector<std::pair<std::string, std::
         if (v.text == type && !type.empty()) make = &maker;
       }
     }
-    std::unique_ptr<FixtureBase> fixture = (*make)(point);
-    fixture->identify(family, variant);
-    fixture->set_axes(point.all());
-    RegisteredBenchmark* registered = register_fixture(std::move(fixture));
+    detail::FixtureIdentity identity;
+    identity.family = family;
+    identity.variant = variant;
+    identity.axes = point.all();
+    identity.short_form = true;
+    RegisteredBenchmark* registered = detail::register_identified((*make)(point), std::move(identity));
     if (unit_) registered->Unit(*unit_);
   }
 }

@@ -73,16 +73,12 @@ class State {
   template <class T>
   Array<T>& host_array(std::int64_t count) {
     detail::array_bytes("host_array", count, sizeof(T));
-    const Span<T> span = fixture_.host_array<T>(static_cast<std::size_t>(count));
+    const Span<T> span = host_buffer<T>(static_cast<std::size_t>(count));
     return adopt(std::make_unique<Array<T>>(span.data, span.size, false));
   }
   // Seeded uniform values in [low, high); the i-th fill draws from seed() + i.
-  void fill_random(Span<float> values, float low = -1.0f, float high = 1.0f) {
-    fixture_.fill_random(values, low, high);
-  }
-  void fill_random(Span<double> values, double low = -1.0, double high = 1.0) {
-    fixture_.fill_random(values, low, high);
-  }
+  void fill_random(Span<float> values, float low = -1.0f, float high = 1.0f);
+  void fill_random(Span<double> values, double low = -1.0, double high = 1.0);
   // The same, returning the array: auto& x = state.fill_random(state.host_array<float>(n)).
   template <class T>
   Array<T>& fill_random(Array<T>& values) {
@@ -90,14 +86,14 @@ class State {
     return values;
   }
 
-  void declare_flops_per_run(double flops) { fixture_.declare_flops_per_run(flops); }
-  void declare_bytes_per_run(double bytes) { fixture_.declare_bytes_per_run(bytes); }
-  void declare_precision(std::string precision) { fixture_.declare_precision(std::move(precision)); }
+  void declare_flops_per_run(double flops);
+  void declare_bytes_per_run(double bytes);
+  void declare_precision(std::string precision);
   // The problem is the family and the axes that are not the variant's; declare one to override it.
-  void declare_problem(std::string problem) { fixture_.declare_problem(std::move(problem)); }
-  void declare_seed(std::uint64_t seed) { fixture_.declare_seed(seed); }
-  std::uint64_t seed() const { return fixture_.seed(); }
-  const std::string& problem() const { return fixture_.record_.problem; }
+  void declare_problem(std::string problem);
+  void declare_seed(std::uint64_t seed);
+  std::uint64_t seed() const;
+  const std::string& problem() const;
 
   // This benchmark cannot run here: recorded as skipped, not failed.
   [[noreturn]] void skip(const std::string& reason) const { throw Unavailable(reason); }
@@ -117,36 +113,51 @@ class State {
   // then). Sampling runs the kernel on its own output over and over: its values drift, as in place.
   template <class T>
   Array<T>& inout(Array<T>& values) {
-    if (executed_) throw std::logic_error("state.inout() must come before state.exec()");
-    fixture_.declare_inout_bytes(values.data, values.bytes(), values.on_device());
+    declare_inout(values.data, values.bytes(), values.on_device());
     return values;
   }
 
   // The measurement: warm-up, batching, samples and the check, with run as one run of the kernel.
   // Call it once; the arrays and everything run reads must outlive it (locals of the function do).
   void exec(std::function<void()> run);
-  bool executed() const { return executed_; }
 
  protected:
+  // For a backend's state (CudaState): its arrays, rotated like host arrays; its check; a host buffer
+  // of the call that is not rotated; and whether an output was declared in place.
   template <class T>
   Array<T>& adopt(std::unique_ptr<Array<T>> array) {
     Array<T>& kept = *array;
-    fixture_.add_rotating_array(std::move(array));
+    adopt_array(std::move(array));
     return kept;
   }
   void declare_check(std::function<void()> poison, std::function<Accuracy()> compare, double tolerance,
                      std::size_t accumulated_terms);
   // The reference, cached under the problem (the axes that are not the variant's) and the seed.
   const std::vector<double>& reference(const std::function<std::vector<double>()>& compute) const;
-  FixtureBase& fixture_;
+  template <class T>
+  Span<T> host_buffer(std::size_t count) {
+    static_assert(std::is_trivially_destructible<T>::value, "host arrays hold plain values");
+    T* data = static_cast<T*>(zeroed_bytes(detail::array_bytes("host_array", count, sizeof(T))));
+    std::uninitialized_value_construct_n(data, count);
+    return Span<T>{data, count};
+  }
+  bool checks_inout(const void* output);
 
  private:
+  void* zeroed_bytes(std::size_t bytes);
+  void adopt_array(std::unique_ptr<detail::RotatingArray> array);
+  void declare_inout(void* data, std::size_t bytes, bool on_device);
+  FixtureBase& fixture_;
   const AxisValues& axes_;
   const benchmark::State& google_benchmark_;
   bool executed_ = false;
 };
 
 namespace detail {
+
+// The short form's setup(): call runs the author's function, which must measure (state.exec()). A CPU
+// function (may_hold) is held on a thread of its own between a worker's blocks (parked_setup.h).
+void set_up_function(FixtureBase& fixture, bool may_hold, std::function<void()> call);
 
 // A fixture of backend Base (CpuFixture, CudaFixture) whose setup() is the author's function.
 template <class Base, class StateType>
@@ -156,17 +167,11 @@ class FunctionFixture : public Base {
 
  protected:
   void setup(const benchmark::State& google_benchmark) override {
-    auto call = [this, &google_benchmark] {
+    // Held on the CPU only: a CUDA context is current per thread.
+    set_up_function(*this, std::is_same<Base, CpuFixture>::value, [this, &google_benchmark] {
       StateType state(*this, axes_, google_benchmark);
       function_(state);
-      if (!state.executed()) throw std::logic_error("the benchmark function returned without calling state.exec()");
-    };
-    // Held between a worker's blocks on the CPU only: a CUDA context is current per thread.
-    if (std::is_same<Base, CpuFixture>::value && this->may_park()) {
-      this->park_setup(call);
-    } else {
-      call();
-    }
+    });
   }
   void run() override {}  // never called: exec() hands its own run to the measurement
 

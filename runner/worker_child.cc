@@ -11,11 +11,12 @@
 #include <algorithm>
 #include <cerrno>
 #include <iostream>
+#include <memory>
 #include <nlohmann/json.hpp>
 
-#include "extensions/fixture.h"
 #include "extensions/pair_memory.h"
 #include "extensions/random_inputs.h"
+#include "extensions/setup_keeper.h"
 #include "model/interrupt.h"
 #include "model/protocol.h"
 #include "processes/pair_memory_directory.h"
@@ -93,8 +94,9 @@ int run_worker(int fd) {
   install_interrupt_handlers();
   const detail::Protocol declared = detail::active_protocol();
   // Consecutive blocks of one benchmark share its setup: a block then costs its warm-up and samples,
-  // not an allocation and a fill of its inputs each time (docs/gating.md).
-  FixtureBase::keep_setup_between_calls(true);
+  // not an allocation and a fill of its inputs each time (docs/gating.md). The keeper holds it, and
+  // tears it down when it goes, before the statics do.
+  auto keeper = std::make_unique<detail::SetupKeeper>();
   // The parent's directory of random inputs, which this run's workers share (processes/shared_inputs.h).
   const char* shared = std::getenv(kSharedInputsVariable);
   share_random_inputs(shared != nullptr ? shared : "");
@@ -116,14 +118,14 @@ int run_worker(int fd) {
     if (interrupted || interrupt_requested()) break;  // a block cut short is not reported
     answer["block"] = order.value("block", std::int64_t{-1});
     if (detail::sharing_host_arrays_with_pair()) {
-      const detail::PairMemoryOutcome& memory = detail::current_pair_memory();
+      const detail::PairMemoryOutcome& memory = keeper->pair_memory();
       answer["pair_memory"] = {{"shared_bytes", memory.shared_bytes},
                                {"private_bytes", memory.private_bytes},
                                {"why_private", memory.why_private}};
     }
     send_event(fd, answer);
   }
-  FixtureBase::keep_setup_between_calls(false);  // tears down what is held, before the statics go
+  keeper.reset();
   share_random_inputs("");
   detail::share_host_arrays_with_pair("");
   if (interrupt_requested()) {

@@ -6,12 +6,14 @@
 
 #include <csignal>
 #include <cstdint>
+#include <memory>
 #include <optional>
 #include <stdexcept>
 #include <string>
 #include <vector>
 
 #include "extensions/fixture.h"
+#include "extensions/setup_keeper.h"
 #include "model/interrupt.h"
 #include "model/protocol.h"
 #include "stats/statistics.h"
@@ -281,11 +283,11 @@ TEST_F(FixtureFailures, HealthyFixtureStagesRunOncePerCall) {
   EXPECT_EQ(after.release - before.release, 1);
 }
 
-// --- a worker's held setup (keep_setup_between_calls) ---------------------------------------
+// --- a worker's held setup (a SetupKeeper) ------------------------------------------------
 
 TEST_F(FixtureFailures, AHeldSetupServesTheSameBenchmarkAgainAndAnotherTearsItDown) {
   const Calls before = Healthy::calls();
-  gbx::FixtureBase::keep_setup_between_calls(true);
+  auto keeper = std::make_unique<gbx::detail::SetupKeeper>();
   const auto first = gbx_test::run_benchmarks("^fixture/healthy/");
   const auto second = gbx_test::run_benchmarks("^fixture/healthy/");
   const Calls held = Healthy::calls();
@@ -301,13 +303,13 @@ TEST_F(FixtureFailures, AHeldSetupServesTheSameBenchmarkAgainAndAnotherTearsItDo
   const Calls after = Healthy::calls();
   EXPECT_EQ(after.teardown - before.teardown, 1);
   EXPECT_EQ(after.release - before.release, 1);
-  gbx::FixtureBase::keep_setup_between_calls(false);
+  keeper.reset();
 }
 
 TEST_F(FixtureFailures, AHeldSetupSkipsTheAccuracyCheckAndOtherArgumentsSetUpAfresh) {
   const int setups = Checked::setups();
   const int checks = Checked::checks();
-  gbx::FixtureBase::keep_setup_between_calls(true);
+  auto keeper = std::make_unique<gbx::detail::SetupKeeper>();
   gbx_test::run_benchmarks("^fixture/checked/3/");
   const auto again = gbx_test::run_benchmarks("^fixture/checked/3/");
   EXPECT_EQ(Checked::setups() - setups, 1);
@@ -318,7 +320,7 @@ TEST_F(FixtureFailures, AHeldSetupSkipsTheAccuracyCheckAndOtherArgumentsSetUpAfr
   gbx_test::run_benchmarks("^fixture/checked/5/");
   EXPECT_EQ(Checked::setups() - setups, 2);
   EXPECT_EQ(Checked::checks() - checks, 2);
-  gbx::FixtureBase::keep_setup_between_calls(false);
+  keeper.reset();
   // Without keep, every call sets up and checks again.
   gbx_test::run_benchmarks("^fixture/checked/5/");
   EXPECT_EQ(Checked::setups() - setups, 3);

@@ -7,6 +7,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -14,6 +15,7 @@
 
 #include "analysis/run_analysis.h"
 #include "extensions/fixture.h"
+#include "extensions/setup_keeper.h"
 #include "model/protocol.h"
 #include "tests/support/benchmark_run.h"
 #include "writer/json_record.h"
@@ -423,12 +425,12 @@ TEST(ShortForm, RotationCopiesExceedTheCache) {
   EXPECT_EQ(entry["measurement"]["rotation"]["copies"], m.rotation_copies);
 }
 
-// A worker's blocks (keep_setup_between_calls): the short form is set up again each call, but a call
+// A worker's blocks (a SetupKeeper): the short form is set up again each call, but a call
 // with the same arguments as the one before keeps that call's passed check instead of running it.
 // Under rotation a short form is not held (its copies are made per call): it is set up again.
 TEST(ShortForm, KeepModeChecksARepeatedCallOnceAndKeepsItsAccuracy) {
   gbx::detail::set_active_protocol(quick(gbx::detail::CacheMode::rotate));
-  gbx::FixtureBase::keep_setup_between_calls(true);
+  auto keeper = std::make_unique<gbx::detail::SetupKeeper>();
   int before = Counted<false>::checks();
   const auto first = gbx_test::run_benchmarks("^short/counted/n:1/");
   EXPECT_EQ(Counted<false>::checks() - before, 1);
@@ -445,7 +447,7 @@ TEST(ShortForm, KeepModeChecksARepeatedCallOnceAndKeepsItsAccuracy) {
   before = Counted<false>::checks();
   gbx_test::run_benchmarks("^short/counted/n:2/");  // other arguments: checked
   EXPECT_EQ(Counted<false>::checks() - before, 1);
-  gbx::FixtureBase::keep_setup_between_calls(false);
+  keeper.reset();
   before = Counted<false>::checks();
   gbx_test::run_benchmarks("^short/counted/n:2/");  // without keep, every call checks
   EXPECT_EQ(Counted<false>::checks() - before, 1);
@@ -453,7 +455,7 @@ TEST(ShortForm, KeepModeChecksARepeatedCallOnceAndKeepsItsAccuracy) {
 
 TEST(ShortForm, KeepModeHoldsTheFunctionBetweenCallsWithTheSameArguments) {
   gbx::detail::set_active_protocol(quick());
-  gbx::FixtureBase::keep_setup_between_calls(true);
+  auto keeper = std::make_unique<gbx::detail::SetupKeeper>();
   const int calls = Held::calls();
   const int returns = Held::returns();
   for (int block = 0; block < 3; ++block) {
@@ -467,7 +469,7 @@ TEST(ShortForm, KeepModeHoldsTheFunctionBetweenCallsWithTheSameArguments) {
   gbx_test::run_benchmarks("^short/held/n:2/");  // other arguments: the held one returns first
   EXPECT_EQ(Held::calls() - calls, 2);
   EXPECT_EQ(Held::returns() - returns, 1);
-  gbx::FixtureBase::keep_setup_between_calls(false);  // and turning keep off lets the last go
+  keeper.reset();  // and turning keep off lets the last go
   EXPECT_EQ(Held::returns() - returns, 2);
   gbx_test::run_benchmarks("^short/held/n:2/");
   gbx_test::run_benchmarks("^short/held/n:2/");
@@ -478,11 +480,11 @@ TEST(ShortForm, KeepModeHoldsTheFunctionBetweenCallsWithTheSameArguments) {
 // A held function keeps no failed check: it returns, and the next call checks again.
 TEST(ShortForm, KeepModeChecksAFailedCheckAgain) {
   gbx::detail::set_active_protocol(quick());
-  gbx::FixtureBase::keep_setup_between_calls(true);
+  auto keeper = std::make_unique<gbx::detail::SetupKeeper>();
   const int before = Counted<true>::checks();
   gbx_test::run_benchmarks("^short/miscounted");
   const auto again = gbx_test::run_benchmarks("^short/miscounted");
-  gbx::FixtureBase::keep_setup_between_calls(false);
+  keeper.reset();
   EXPECT_EQ(Counted<true>::checks() - before, 2);
   ASSERT_EQ(again.entries.size(), 1u);
   ASSERT_TRUE(again.entries[0]->accuracy.has_value());

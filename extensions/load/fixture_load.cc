@@ -8,6 +8,7 @@
 #include <thread>
 
 #include "extensions/fixture.h"
+#include "extensions/fixture_run.h"
 #include "extensions/load/thread_pool.h"
 #include "model/interrupt.h"
 #include "stats/statistics.h"
@@ -68,12 +69,15 @@ std::string reason_to_skip(LoadPlan& plan, double median_seconds) {
 
 }  // namespace
 
-std::optional<detail::LoadResult> FixtureLoadAccess::measure(FixtureBase& fixture, const benchmark::State& state,
+std::optional<detail::LoadResult> FixtureLoadAccess::measure(FixtureBase& fixture,
+                                                             const benchmark::State& google_benchmark,
                                                              const std::vector<std::int64_t>& args) {
   LoadPlan plan;
-  if (!effective_load_plan(fixture.load_plan_.get(), detail::active_load_flags(), args, plan)) return std::nullopt;
+  detail::FixtureState& state = detail::FixtureRun::state_of(fixture);
+  if (!effective_load_plan(state.identity.load_plan.get(), detail::active_load_flags(), args, plan))
+    return std::nullopt;
   detail::LoadResult result;
-  result.workers = std::string(fixture.region()) == "cpu" ? "threads" : "streams";
+  result.workers = std::string(detail::FixtureRun::region(fixture)) == "cpu" ? "threads" : "streams";
   result.arrivals = plan.arrivals;
   result.arrival_seed = plan.arrival_seed;
   result.latency_bound_seconds = plan.latency_bound_seconds;
@@ -81,10 +85,10 @@ std::optional<detail::LoadResult> FixtureLoadAccess::measure(FixtureBase& fixtur
   result.saturation_tolerance = plan.saturation_tolerance;
   result.requested = !plan.only_where_valid;
   if (plan.only_where_valid) {
-    result.skipped = reason_to_skip(plan, median(fixture.record_.measurement.samples).value_or(0.0));
+    result.skipped = reason_to_skip(plan, median(state.call.record.measurement.samples).value_or(0.0));
     if (!result.skipped.empty()) return result;
   }
-  if (!fixture.make_another_) {
+  if (!state.identity.make_another) {
     result.error = "this fixture was registered without a way to make more instances (register_fixture<F>)";
     return result;
   }
@@ -94,36 +98,32 @@ std::optional<detail::LoadResult> FixtureLoadAccess::measure(FixtureBase& fixtur
   const auto tear_down = [&workers] {
     for (std::size_t i = 0; i < workers.fixtures.size(); ++i) {
       try {
-        if (workers.set_up[i]) workers.fixtures[i]->teardown();
+        if (workers.set_up[i]) detail::FixtureRun::teardown(*workers.fixtures[i]);
       } catch (...) {
       }
-      if (workers.acquired[i]) workers.fixtures[i]->release();
-      workers.fixtures[i]->owned_.clear();
+      if (workers.acquired[i]) detail::FixtureRun::release(*workers.fixtures[i]);
+      detail::FixtureRun::state_of(*workers.fixtures[i]).call.owned.clear();
     }
     workers.fixtures.clear();
   };
   try {
     std::vector<std::function<void()>> runs;
-    runs.push_back([&fixture] {
-      fixture.run();
-      fixture.synchronize();
-    });
+    runs.push_back([&fixture] { detail::FixtureRun::run_and_wait(fixture); });
     for (std::int64_t i = 1; i < worker_count; ++i) {
-      workers.fixtures.push_back(fixture.make_another_());
+      workers.fixtures.push_back(state.identity.make_another());
       workers.acquired.push_back(false);
       workers.set_up.push_back(false);
       FixtureBase& other = *workers.fixtures.back();
-      other.identify(fixture.family_, fixture.variant_);
-      other.record_ = detail::RunRecord{};
-      other.record_.seed = fixture.record_.seed;
-      other.acquire();
+      detail::FixtureState& other_state = detail::FixtureRun::state_of(other);
+      other_state.identity.family = state.identity.family;
+      other_state.identity.variant = state.identity.variant;
+      other_state.call.record = detail::RunRecord{};
+      other_state.call.record.seed = state.call.record.seed;
+      detail::FixtureRun::acquire(other);
       workers.acquired.back() = true;
-      other.setup(state);
+      detail::FixtureRun::setup(other, google_benchmark);
       workers.set_up.back() = true;
-      runs.push_back([&other] {
-        other.run();
-        other.synchronize();
-      });
+      runs.push_back([&other] { detail::FixtureRun::run_and_wait(other); });
     }
     {
       ThreadServicePool pool(std::move(runs));
