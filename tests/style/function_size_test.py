@@ -37,7 +37,6 @@ KNOWN_LONG = {
     "device_probe_memory.cc:probe_memory": 102,
     "compare_command.cc:report_comparison": 128,
     "gbx.cc:run_command": 244,
-    "fixture.cc:FixtureBase::measure_benchmark": 103,
     "protocol.cc:parse_command_line": 109,
     "process_runner.cc:ProcessRunner::launch": 159,
     "record_reader.cc:read_checked": 125,
