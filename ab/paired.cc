@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdio>
 #include <map>
 #include <utility>
 
@@ -103,7 +104,7 @@ PairedResult result_from(const std::string& name, const SequentialRow& row, cons
 }
 
 SequentialDesign ab_design(double noise_band, double equivalence, double fdr, std::int64_t planned_pairs,
-                           std::size_t benchmarks, PairTest test, bool winsorise) {
+                           std::size_t benchmarks, PairTest test) {
   SequentialDesign design;
   design.benchmarks = benchmarks;
   design.looks = look_schedule(static_cast<std::size_t>(std::max<std::int64_t>(planned_pairs, 1)));
@@ -111,22 +112,19 @@ SequentialDesign ab_design(double noise_band, double equivalence, double fdr, st
   design.options.equivalence_margin = equivalence;
   design.q = fdr;
   design.options.test = test;
-  design.options.winsorise = winsorise;
   return design;
 }
 
 std::vector<PairedResult> replay_looks(const std::vector<std::string>& rows, const std::vector<std::string>& failures,
                                        const std::vector<AbBlock>& blocks, const std::vector<RecordedLook>& looks,
-                                       double noise_band, double equivalence, double fdr, PairTest test,
-                                       bool winsorise) {
+                                       double noise_band, double equivalence, double fdr, PairTest test) {
   std::vector<SequentialRow> state(rows.size());
   for (std::size_t i = 0; i < rows.size(); ++i) state[i].stopped = i < failures.size() && !failures[i].empty();
   for (const auto& look : looks) {
     std::vector<std::vector<WorkerPairBlocks>> pairs;
     pairs.reserve(rows.size());
     for (const auto& row : rows) pairs.push_back(worker_pairs(row, blocks, look.pairs));
-    sequential_look(pairs, state,
-                    ab_design(noise_band, equivalence, fdr, look.planned_pairs, rows.size(), test, winsorise),
+    sequential_look(pairs, state, ab_design(noise_band, equivalence, fdr, look.planned_pairs, rows.size(), test),
                     look.final_look);
     // The run measured a futile row no further; its decision at this look stands (in a replay with
     // another test too: there is nothing more to analyse).
@@ -141,7 +139,7 @@ std::vector<PairedResult> replay_looks(const std::vector<std::string>& rows, con
       row.reachable_pairs = futile.reachable_pairs;
     }
   }
-  const PairedOptions options = ab_design(noise_band, equivalence, fdr, 1, rows.size(), test, winsorise).options;
+  const PairedOptions options = ab_design(noise_band, equivalence, fdr, 1, rows.size(), test).options;
   std::vector<PairedResult> results;
   for (std::size_t i = 0; i < rows.size(); ++i) {
     results.push_back(result_from(rows[i], state[i], options));
@@ -173,6 +171,48 @@ bool candidate_inaccurate(const PairedResult& r) {
 std::string verdict_text(const PairedResult& r) {
   if (!r.failure.empty()) return "failed";
   return candidate_inaccurate(r) ? "inaccurate" : to_string(r.verdict);
+}
+
+std::string detectable_change_clause(std::optional<double> mde) {
+  if (!mde || !std::isfinite(*mde)) return "the run has no replicated estimate of its noise";
+  if (*mde > 10.0) return "only a change of more than 1000% would have been seen";
+  char text[64];
+  std::snprintf(text, sizeof text, "a change of %.1f%% or more would have been seen", 100.0 * *mde);
+  return text;
+}
+
+std::string held_back_sentence(double adjusted_p, const std::string& test, std::size_t pairs) {
+  // Sized for the longest floor clause, so -Wformat-truncation (-O1 builds) has nothing to flag.
+  char text[320];
+  char floor[96] = "";
+  if (exact_test(test)) {
+    std::snprintf(floor, sizeof floor, "; with %zu worker pairs an exact test's p is at least %.2g", pairs,
+                  exact_least_p(pairs));
+  }
+  std::snprintf(text, sizeof text,
+                "inconclusive: beyond the noise band, but not significant across the benchmarks (adjusted p %.3g%s): "
+                "more worker pairs, from a larger --budget, would decide it",
+                adjusted_p, floor);
+  return text;
+}
+
+std::string noise_level_clause(const PairedVariance& variance) {
+  const std::optional<NoiseSource> source = noise_source(variance);
+  if (!source) return "";
+  char text[320];
+  if (source->level == NoiseLevel::between_processes) {
+    std::snprintf(text, sizeof text,
+                  "the noise is between processes: the pairs' ratios vary by %.1f%% (sd) beyond the %.1f%% their "
+                  "blocks explain; more worker pairs, from a larger --budget, would narrow it, longer pairs would not",
+                  100.0 * source->between_pairs_sd, 100.0 * source->from_blocks_sd);
+  } else {
+    std::snprintf(text, sizeof text,
+                  "the noise is within processes: a block pair's ratio varies by %.1f%% (sd) about its pair's, "
+                  "leaving %.1f%% in each pair's, against %.1f%% between processes; more block pairs and worker "
+                  "pairs, from a larger --budget, would narrow it",
+                  100.0 * source->between_blocks_sd, 100.0 * source->from_blocks_sd, 100.0 * source->between_pairs_sd);
+  }
+  return text;
 }
 
 namespace {
@@ -214,7 +254,7 @@ std::string timing_sentence(const PairedResult& r, double noise_band, double equ
                                               " worker pairs would bring it to " + format_percent(equivalence) + ")"
                                         : "";
       if (r.futile) return futile_sentence(r) + "; " + detectable_change_clause(r.mde) + to_margin + "; " + tail;
-      return inconclusive_sentence(r.mde) + to_margin + "; " + tail;
+      return "inconclusive: " + detectable_change_clause(r.mde) + to_margin + "; " + tail;
     }
     default:
       return std::string(to_string(r.verdict)) + ": " + std::to_string(k) +

@@ -57,7 +57,7 @@ struct PairedResult {
   // The worker pairs at which the MDE would come down to the equivalence margin (absent: it is there
   // already, or cannot be told; pairs_for_detectable_change, stats/paired.h).
   std::optional<std::size_t> pairs_for_margin;
-  std::optional<BlockRatioBounds> block_ratio_bounds;  // log scale; absent: not winsorised
+  std::optional<BlockRatioBounds> block_ratio_bounds;  // log scale; absent: too few block pairs for them
   std::size_t winsorised_block_pairs = 0;
   PairedVariance variance;  // the levels of the noise, as the row's last analysis measured them
   Verdict verdict = Verdict::insufficient;
@@ -102,17 +102,36 @@ struct RecordedLook {
 // The design of a run: its looks' plan, the spending function, the margins.
 // benchmarks: the rows compared, which Benjamini-Hochberg adjusts together (the planner's floor).
 SequentialDesign ab_design(double noise_band, double equivalence, double fdr, std::int64_t planned_pairs,
-                           std::size_t benchmarks, PairTest test = PairTest::signed_rank, bool winsorise = true);
+                           std::size_t benchmarks, PairTest test = PairTest::weighted);
 
 // The run's looks replayed over the records' blocks: what the run decided, redone from the records
 // alone. failures: per row, non-empty when a worker failed it (it is never analysed).
 std::vector<PairedResult> replay_looks(const std::vector<std::string>& rows, const std::vector<std::string>& failures,
                                        const std::vector<AbBlock>& blocks, const std::vector<RecordedLook>& looks,
                                        double noise_band, double equivalence, double fdr,
-                                       PairTest test = PairTest::signed_rank, bool winsorise = true);
+                                       PairTest test = PairTest::weighted);
 
 // The sentence of a row, e.g. "inconclusive: a change of 3.1% or more would have been seen".
 std::string paired_sentence(const PairedResult& result, double noise_band, double equivalence);
+
+// The parts of an undecided row's sentence. The statistics give the numbers (stats/paired.h); the
+// words are gbx ab's, as they name its flags.
+// "a change of 3.1% or more would have been seen" (one decimal; "more than 1000%" beyond 10); without an
+// MDE "the run has no replicated estimate of its noise".
+std::string detectable_change_clause(std::optional<double> mde);
+// A row whose 95% interval lies beyond the noise band, held back by the test across pairs (adjusted by
+// Benjamini-Hochberg), where the MDE would promise what the test cannot give: "inconclusive: beyond the
+// noise band, but not significant across the benchmarks (adjusted p 0.125; with 6 worker pairs an exact
+// test's p is at least 0.031): more worker pairs, from a larger --budget, would decide it". The least
+// p (exact_least_p) is said for an exact test (exact_test), not for t or HKSJ.
+std::string held_back_sentence(double adjusted_p, const std::string& test, std::size_t pairs);
+// Where the noise is (noise_source) and what would narrow it: "the noise is between processes: the
+// pairs' ratios vary by 6.1% (sd) beyond the 0.4% their blocks explain; more worker pairs, from a
+// larger --budget, would narrow it, longer pairs would not", or "the noise is within processes: a
+// block pair's ratio varies by 17.4% (sd) about its pair's, leaving 7.3% in each pair's, against 2.9%
+// between processes; more block pairs and worker pairs, from a larger --budget, would narrow it".
+// Empty below 2 pairs.
+std::string noise_level_clause(const PairedVariance& variance);
 // "[0.998, 1.004]"; a side the analysis left unbounded (too few pairs for the look's level, kept
 // as e^-50 or e^50 in the numbers) reads 0 or inf, not as a ratio of 10^21.
 std::string interval_text(double lower, double upper);

@@ -101,10 +101,10 @@ PairedComparison paired_from_records(const LoadedRecord& base, const LoadedRecor
     }
     looks.push_back(std::move(recorded));
   }
-  const bool winsorise = ab.value("pair_estimate", std::string(kPairEstimatePlain)) == kPairEstimateWinsorised;
-  c.design["pair_estimate"] = winsorise ? kPairEstimateWinsorised : kPairEstimatePlain;
-  c.rows = replay_looks(names, failures, blocks, looks, c.noise_band, c.equivalence, ab.value("fdr", 0.05), *test,
-                        winsorise);
+  // One estimate of the pairs: a record that names another ("order-balanced-median", without the
+  // pooled bounds) or none (before the field) is read all the same and replayed with this one.
+  c.design["pair_estimate"] = kPairEstimateWinsorised;
+  c.rows = replay_looks(names, failures, blocks, looks, c.noise_band, c.equivalence, ab.value("fdr", 0.05), *test);
   add_accuracy(c.rows, base, candidate);
   return c;
 }

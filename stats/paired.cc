@@ -289,7 +289,7 @@ std::optional<PairedAnalysis> analyze_pairs(const std::vector<WorkerPairBlocks>&
   std::vector<BlockRatios> ratios;
   ratios.reserve(pairs.size());
   for (const WorkerPairBlocks& pair : pairs) ratios.push_back(block_ratios(pair));
-  if (options.winsorise) analysis.block_ratio_bounds = pooled_bounds_of(ratios, options.noise_band);
+  analysis.block_ratio_bounds = pooled_bounds_of(ratios, options.noise_band);
   std::size_t only_pair = 0;                       // the last pair with an estimate
   std::vector<PairBlockLogRatios> weighted_input;  // of the pairs with an estimate, for the weighted test
   for (std::size_t k = 0; k < pairs.size(); ++k) {

@@ -25,8 +25,9 @@
 // unstable. But with fewer than 3 block pairs of each order that median is a mean, and one block pair
 // 20% off moves x_k by 20% / B; so, across pairs, each d_j is first winsorised to the row's pooled
 // bounds (pooled_block_ratio_bounds below), which only the other pairs' block pairs can supply.
-// Across pairs the x_k are independent and identically distributed (fresh processes), so the mean of
-// x_k gets Student's t interval with K - 1 degrees of freedom, and exp maps it back.
+// Across pairs the x_k are independent and identically distributed (fresh processes), so a test
+// across pairs (PairTest below) takes them as its sample, on the log scale, and exp maps its interval
+// back.
 //
 // Every function is pure; samples are expected finite and positive (anything else makes the block
 // pair unusable, and it is skipped).
@@ -46,16 +47,21 @@ inline constexpr std::size_t kSignFlipMaxPairs = 12;
 
 enum class PairedSide { base, candidate };
 
-// The test across worker pairs. PairedOptions' default is signed_rank, which the tests here assume;
-// gbx ab's is weighted: on the same recorded runs it calls more unchanged rows `same`, none falsely,
-// with narrower intervals (docs/gating-statistics.md).
+// The test across worker pairs. All three stay because `gbx ab --pair-test` and `gbx compare
+// --pair-test` offer them (docs/gating.md); the record keeps the one used (gbx.ab.pair_test), and
+// docs/gating-statistics.md compares them.
+// - weighted, the default (PairedOptions', gbx ab's): each pair weighted by its precision
+//   (stats/weighted_pairs.h, guarded), the exact weighted sign-flip interval and p-value up to
+//   kWeightedSignFlipMaxPairs pairs, the HKSJ t interval beyond. Why the default: on the same recorded
+//   runs it calls more unchanged rows `same` than the others, none falsely, with narrower intervals.
 // - signed_rank: the Hodges-Lehmann centre of the x_k, the exact Wilcoxon signed-rank p-value and its
-//   distribution-free interval (stats/signed_rank.h), robust to the few processes that run far slower
-//   for all their blocks; beyond kSignedRankMaxPairs pairs it falls back to t.
-// - t: Student's t on the mean of the x_k and the exact sign-flip p-value, as before; records without a
-//   recorded test were decided with it. docs/gating-statistics.md compares the tests.
-// - weighted: each pair weighted by its precision (stats/weighted_pairs.h, guarded), the exact weighted
-//   sign-flip interval and p-value up to kWeightedSignFlipMaxPairs pairs, the HKSJ t interval beyond.
+//   distribution-free interval (stats/signed_rank.h); beyond kSignedRankMaxPairs pairs it falls back to
+//   t. Why offered: it needs no weights, which a pair's own few block pairs may estimate poorly, and it
+//   is robust to the few processes that run far slower for all their blocks.
+// - t: Student's t on the mean of the x_k and the exact sign-flip p-value. Why offered: records without
+//   a recorded test were decided with it, so `gbx compare` replays them with it; and where only a few
+//   worker pairs are affordable no exact test can reach significance (exact_test_least_pairs) while t
+//   can, so a plan may choose it (plan_least_pairs asks fewer pairs of it).
 enum class PairTest { signed_rank, t, weighted };
 const char* to_string(PairTest test);  // "signed-rank", "t", "weighted-sign-flip"
 std::optional<PairTest> parse_pair_test(const std::string& text);
@@ -140,17 +146,14 @@ struct PairedVariance {
 struct PairedOptions {
   double noise_band = kPairedNoiseBand;
   double equivalence_margin = kDefaultEquivalenceMargin;
-  double alpha = 0.05;              // the difference test, two-sided: the 95% interval
-  double equivalence_alpha = 0.05;  // each one-sided test of the TOST: the 90% interval
-  double power = 0.9;               // for the MDE
-  PairTest test = PairTest::signed_rank;
-  // Winsorise each d_j to the row's pooled bounds (pooled_block_ratio_bounds) before the pairs'
-  // estimates. Records of `gbx ab` that predate it (no gbx.ab.pair_estimate) are replayed without.
-  bool winsorise = true;
+  double alpha = 0.05;                 // the difference test, two-sided: the 95% interval
+  double equivalence_alpha = 0.05;     // each one-sided test of the TOST: the 90% interval
+  double power = 0.9;                  // for the MDE
+  PairTest test = PairTest::weighted;  // gbx ab's
 };
-// gbx.ab.pair_estimate: how the x_k were taken.
+// gbx.ab.pair_estimate: how the x_k are taken (each d_j winsorised to the row's pooled bounds, then the
+// order-balanced median), as the records name it.
 inline constexpr const char* kPairEstimateWinsorised = "winsorised-order-balanced-median";
-inline constexpr const char* kPairEstimatePlain = "order-balanced-median";
 
 // A ratio interval on the log scale, from the mean and its standard error: exp(mean -/+ critical se).
 struct LogInterval {
@@ -194,9 +197,10 @@ struct PairedAnalysis {
   // K = 1: one pair has no replicated estimate of the noise.
   std::optional<double> mde;
   PairedVariance variance;
-  std::optional<BlockRatioBounds> block_ratio_bounds;  // the bounds the d_j were winsorised to (each
-                                                       // estimate counts those it pulled in)
-  bool replicated = false;                             // K >= 2
+  // The bounds the d_j were winsorised to (each estimate counts those it pulled in); absent where the
+  // row has too few pairs or block pairs for them (pooled_block_ratio_bounds).
+  std::optional<BlockRatioBounds> block_ratio_bounds;
+  bool replicated = false;  // K >= 2
   std::size_t base_samples = 0;
   std::size_t candidate_samples = 0;
 };
@@ -273,12 +277,6 @@ PairedDecision decide_paired(const RatioInterval& difference, const RatioInterva
                              std::size_t base_samples, std::size_t candidate_samples, double adjusted_p,
                              const PairedOptions& options = {}, double q = 0.05);
 
-// "a change of 3.1% or more would have been seen" (one decimal; "more than 1000%" beyond 10); without an
-// MDE "the run has no replicated estimate of its noise".
-std::string detectable_change_clause(std::optional<double> mde);
-// "inconclusive: " and the clause above.
-std::string inconclusive_sentence(std::optional<double> mde);
-
 // Whether the 95% interval [lower, upper] lies beyond 1 +/- noise_band on either side: the interval's
 // half of a `faster` or `slower` verdict (decide_paired), the p-value being the other.
 bool beyond_noise_band(double lower, double upper, double noise_band);
@@ -297,20 +295,19 @@ double exact_least_p(std::size_t pairs);
 // At least 1; benchmarks of 0 count as 1, and a q outside (0, 1] as 0.05.
 std::size_t exact_test_least_pairs(std::size_t benchmarks, double q);
 
-// An inconclusive row whose 95% interval lies beyond the noise band: the test across pairs, adjusted
-// by Benjamini-Hochberg, held it back, and the interval's MDE would promise what the test cannot give.
-// "inconclusive: beyond the noise band, but not significant across the benchmarks (adjusted p 0.125;
-// with 6 worker pairs an exact test's p is at least 0.031): more worker pairs, from a larger --budget,
-// would decide it". The least p is said for an exact test (exact_test), not for t or HKSJ.
-std::string held_back_sentence(double adjusted_p, const std::string& test, std::size_t pairs);
-
-// Where an undecided row's noise is, and what would narrow it. Between processes (between_pairs above
-// what the pairs' blocks explain): "the noise is between processes: the pairs' ratios vary by 6.1% (sd)
-// beyond the 0.4% their blocks explain; more worker pairs, from a larger --budget, would narrow it,
-// longer pairs would not". Otherwise: "the noise is within processes: a block pair's ratio varies by
-// 17.4% (sd) about its pair's, leaving 7.3% in each pair's, against 2.9% between processes; more block
-// pairs and worker pairs, from a larger --budget, would narrow it". Empty below 2 pairs.
-std::string noise_level_clause(const PairedVariance& variance);
+// Where an undecided row's noise is, which tells what would narrow it: between processes (between_pairs
+// above what the pairs' blocks explain), only more worker pairs; within processes, more block pairs
+// and worker pairs alike. The levels as standard deviations of logs; the caller words them (gbx ab's
+// sentences name its flags, which the statistics do not know).
+enum class NoiseLevel { between_processes, within_processes };
+struct NoiseSource {
+  NoiseLevel level = NoiseLevel::within_processes;
+  double between_pairs_sd = 0.0;   // sqrt(between_pairs): the x_k's spread beyond what their blocks explain
+  double from_blocks_sd = 0.0;     // sqrt(from_blocks): what the pairs' block pairs explain of it
+  double between_blocks_sd = 0.0;  // sqrt(between_blocks): a block pair's d_j about its pair's x_k
+};
+// Absent below 2 pairs (no between_pairs).
+std::optional<NoiseSource> noise_source(const PairedVariance& variance);
 
 // The suite's geometric-mean ratio over benchmarks with its t interval on the per-benchmark mean log
 // ratios (each benchmark one value), at `level`. Absent for fewer than 2 benchmarks.

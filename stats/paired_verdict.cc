@@ -1,7 +1,6 @@
-// The paired verdict and its sentences (stats/paired.h).
+// The paired verdict and what an undecided row's numbers say (stats/paired.h); ab/ words them.
 #include <algorithm>
 #include <cmath>
-#include <cstdio>
 #include <string_view>
 
 #include "stats/paired.h"
@@ -45,36 +44,15 @@ PairedDecision decide_paired(const PairedAnalysis& analysis, double adjusted_p, 
                        analysis.base_samples, analysis.candidate_samples, adjusted_p, options, q);
 }
 
-std::string detectable_change_clause(std::optional<double> mde) {
-  if (!mde || !std::isfinite(*mde)) return "the run has no replicated estimate of its noise";
-  if (*mde > 10.0) return "only a change of more than 1000% would have been seen";
-  char text[64];
-  std::snprintf(text, sizeof text, "a change of %.1f%% or more would have been seen", 100.0 * *mde);
-  return text;
-}
-
-std::string inconclusive_sentence(std::optional<double> mde) {
-  return "inconclusive: " + detectable_change_clause(mde);
-}
-
-std::string noise_level_clause(const PairedVariance& variance) {
-  if (!variance.between_pairs) return "";
-  const double between_pairs = 100.0 * std::sqrt(*variance.between_pairs);
-  const double from_blocks = 100.0 * std::sqrt(variance.from_blocks);
-  char text[320];
-  if (*variance.between_pairs > variance.from_blocks) {
-    std::snprintf(text, sizeof text,
-                  "the noise is between processes: the pairs' ratios vary by %.1f%% (sd) beyond the %.1f%% their "
-                  "blocks explain; more worker pairs, from a larger --budget, would narrow it, longer pairs would not",
-                  between_pairs, from_blocks);
-  } else {
-    std::snprintf(text, sizeof text,
-                  "the noise is within processes: a block pair's ratio varies by %.1f%% (sd) about its pair's, "
-                  "leaving %.1f%% in each pair's, against %.1f%% between processes; more block pairs and worker "
-                  "pairs, from a larger --budget, would narrow it",
-                  100.0 * std::sqrt(variance.between_blocks), from_blocks, between_pairs);
-  }
-  return text;
+std::optional<NoiseSource> noise_source(const PairedVariance& variance) {
+  if (!variance.between_pairs) return std::nullopt;
+  NoiseSource source;
+  source.level =
+      *variance.between_pairs > variance.from_blocks ? NoiseLevel::between_processes : NoiseLevel::within_processes;
+  source.between_pairs_sd = std::sqrt(*variance.between_pairs);
+  source.from_blocks_sd = std::sqrt(variance.from_blocks);
+  source.between_blocks_sd = std::sqrt(variance.between_blocks);
+  return source;
 }
 
 bool beyond_noise_band(double lower, double upper, double noise_band) {
@@ -96,21 +74,6 @@ std::size_t exact_test_least_pairs(std::size_t benchmarks, double q) {
   std::size_t pairs = 1;
   while (exact_least_p(pairs) > level / m && pairs < 1000) ++pairs;
   return pairs;
-}
-
-std::string held_back_sentence(double adjusted_p, const std::string& test, std::size_t pairs) {
-  // Sized for the longest floor clause, so -Wformat-truncation (-O1 builds) has nothing to flag.
-  char text[320];
-  char floor[96] = "";
-  if (exact_test(test)) {
-    std::snprintf(floor, sizeof floor, "; with %zu worker pairs an exact test's p is at least %.2g", pairs,
-                  exact_least_p(pairs));
-  }
-  std::snprintf(text, sizeof text,
-                "inconclusive: beyond the noise band, but not significant across the benchmarks (adjusted p %.3g%s): "
-                "more worker pairs, from a larger --budget, would decide it",
-                adjusted_p, floor);
-  return text;
 }
 
 std::optional<RatioInterval> geometric_mean_ratio(const std::vector<double>& log_ratios, double level) {

@@ -7,8 +7,8 @@
 // Pairs weighted by their precision, for the test across the worker pairs of a paired comparison
 // (stats/paired.h). Why: a pair of 2 block pairs is far noisier than one of 40, yet the signed rank
 // weighs them alike. Offline, on 360 recorded rows, guarded weights narrowed the unchanged rows'
-// intervals by a quarter and kept the false calls as rare (docs/gating-statistics.md, "Evidence"). Not
-// yet used by gbx ab: the functions and their hand-computed tests come first.
+// intervals by a quarter and kept the false calls as rare (docs/gating-statistics.md, "Evidence"), so
+// it is gbx ab's default test (PairTest::weighted).
 
 namespace gbx {
 

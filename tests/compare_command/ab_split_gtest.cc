@@ -3,12 +3,14 @@
 // block pairs fixed where --blocks fixed them, and nothing changed before there is anything measured;
 // after one pair, with the assumed spread between pairs; kept where the row's share no longer fits a
 // pair. Pair 0's split, from the pilots (ab_sides::plan_first_pairs). And the costs it plans with
-// (ab_sides::count_block_time).
+// (ab_sides::count_block_time). The library's default test, which these plans take, is gbx ab's.
 #include <gtest/gtest.h>
 
 #include <cmath>
 #include <vector>
 
+#include "ab/options.h"
+#include "ab/paired.h"
 #include "ab/sides.h"
 
 namespace {
@@ -117,7 +119,17 @@ TEST(AbSplit, OnePairPlansWithTheAssumedSpreadBetweenPairs) {
   EXPECT_EQ(row.splits.back().from_pair, 1);
 }
 
-TEST(AbSplit, WhereTheShareNoLongerFitsAPairTheSplitStaysOnceTheSignedRankHasItsPairs) {
+TEST(AbDesign, TheLibrarysDefaultTestIsTheTools) {
+  // What --pair-test defaults to, what stats/paired.h defaults to, and what ab_design gives unasked.
+  const auto tools = gbx::parse_pair_test(gbx::tools::AbOptions{}.pair_test);
+  ASSERT_TRUE(tools);
+  EXPECT_EQ(*tools, gbx::PairTest::weighted);
+  EXPECT_EQ(gbx::PairedOptions{}.test, *tools);
+  EXPECT_EQ(gbx::SequentialDesign{}.options.test, *tools);
+  EXPECT_EQ(gbx::tools::ab_design(0.005, 0.02, 0.05, 20, 1).options.test, *tools);
+}
+
+TEST(AbSplit, WhereTheShareNoLongerFitsAPairTheSplitStaysOnceAnExactTestHasItsPairs) {
   // 0.1 s of budget against a 0.5 s pair start: not even one more pair of 2 block pairs fits.
   Row late = measured_row(4e-6, 9e-4, 9e-6);
   late.samples = 1;
@@ -128,7 +140,8 @@ TEST(AbSplit, WhereTheShareNoLongerFitsAPairTheSplitStaysOnceTheSignedRankHasIts
   EXPECT_EQ(late.block_pairs, 30);
   EXPECT_EQ(late.samples, 1);
   EXPECT_EQ(late.splits.size(), 1u);
-  // Before the signed rank has its pairs, the fewest block pairs still buy the pairs it needs.
+  // Before the exact test (the default, weighted sign flip) has its pairs, the fewest block pairs still
+  // buy the pairs it needs.
   Row early = late;
   EXPECT_TRUE(replan(early, *early.sequential.analysis, 0.5, 0.1, false,
                      static_cast<std::int64_t>(gbx::kPlanLeastPairs) - 1, gbx::SequentialDesign{}));

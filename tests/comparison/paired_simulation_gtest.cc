@@ -22,12 +22,12 @@ struct Shares {
   double seconds = 0;
 };
 
-Shares run(double change, int runs, bool today, const MachineNoise& noise = {}, PairTest test = PairTest::signed_rank,
-           bool winsorise = true) {
+// The signed rank, unless a test says otherwise: the exact test whose robustness to a slow process these
+// simulations were made to show.
+Shares run(double change, int runs, bool today, const MachineNoise& noise = {}, PairTest test = PairTest::signed_rank) {
   Shares shares;
   PairedDesign design;
   design.sequential.options.test = test;
-  design.sequential.options.winsorise = winsorise;
   for (int r = 0; r < runs; ++r) {
     Machine machine(noise, 500 + static_cast<std::uint64_t>(r));
     std::mt19937_64 engine(900 + static_cast<std::uint64_t>(r));
@@ -66,9 +66,8 @@ TEST(PairedSimulation, TwoPercentSlowerIsFound) {
 }
 
 // A process that runs one benchmark 30-100% slower now and then (5% of them), as seen on 2-core
-// VMs: the signed rank still decides; t on the x_k as they are, dragged by the slow
-// pairs, mostly cannot. (Winsorised, t decides too: the slow pairs' block pairs lie far beyond the
-// row's pooled bounds. The signed rank does not need that.)
+// VMs: the signed rank still decides (its ranks barely move with how far off the slow pairs are; the
+// row's pooled bounds pull their block pairs in as well).
 MachineNoise heavy_tail() {
   MachineNoise noise;
   noise.slow_process_share = 0.05;
@@ -78,13 +77,11 @@ MachineNoise heavy_tail() {
 TEST(PairedSimulation, ASlowProcessNowAndThenLeavesTheSignedRankDeciding) {
   const Shares aa = run(0.0, 10, false, heavy_tail());
   const Shares slower = run(0.02, 10, false, heavy_tail());
-  const Shares slower_t = run(0.02, 10, false, heavy_tail(), PairTest::t, false);
-  std::printf("heavy tail, signed rank: A/A %.1f%% changed, %.1f%% same; 2%% slower found %.1f%% (t: %.1f%%)\n",
-              100 * aa.changed, 100 * aa.same, 100 * slower.slower, 100 * slower_t.slower);
+  std::printf("heavy tail, signed rank: A/A %.1f%% changed, %.1f%% same; 2%% slower found %.1f%%\n", 100 * aa.changed,
+              100 * aa.same, 100 * slower.slower);
   EXPECT_LE(aa.changed, 0.05);
   EXPECT_GE(aa.same, 0.85);
   EXPECT_GE(slower.slower, 0.85);
-  EXPECT_LE(slower_t.slower, 0.5);
 }
 
 // One block in 20 runs 20% off, faster or slower. Where the planner gives a row few block pairs a
@@ -95,13 +92,11 @@ TEST(PairedSimulation, ABlockFarOffNowAndThenIsWinsorised) {
   noise.block_outlier_share = 0.05;
   const Shares aa = run(0.0, 10, false, noise);
   const Shares slower = run(0.02, 10, false, noise);
-  const Shares aa_plain = run(0.0, 10, false, noise, PairTest::signed_rank, false);
-  std::printf("blocks off: A/A %.1f%% changed, %.1f%% same (not winsorised: %.1f%% same); 2%% slower found %.1f%%\n",
-              100 * aa.changed, 100 * aa.same, 100 * aa_plain.same, 100 * slower.slower);
+  std::printf("blocks off: A/A %.1f%% changed, %.1f%% same; 2%% slower found %.1f%%\n", 100 * aa.changed, 100 * aa.same,
+              100 * slower.slower);
   EXPECT_LE(aa.changed, 0.05);
   EXPECT_GE(aa.same, 0.85);
   EXPECT_GE(slower.slower, 0.85);
-  EXPECT_LT(aa_plain.same, aa.same);
 }
 
 TEST(PairedSimulation, TodaysDesignCannotDecideOnTheSameMachine) {
