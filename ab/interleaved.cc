@@ -66,13 +66,17 @@ std::optional<int> Run::validate() {
   // Paired blocks cancel the drift, so a change far smaller than the whole-process band can be shown;
   // the band must stay well below the equivalence margin, or a change of the margin is never called.
   if (!options_.noise_band_given) options_.noise_band = kPairedNoiseBand;
-  const auto budget = parse_duration_seconds(options_.budget);
+  budget_auto_ = options_.budget == "auto";
+  const std::string& budget_flag = budget_auto_ ? "--max-budget" : "--budget";
+  const auto budget = parse_duration_seconds(budget_auto_ ? options_.max_budget : options_.budget);
   if (!budget) {
-    err_ << "gbx ab: invalid value '" << options_.budget
-         << "' for --budget: expected a duration such as 90s, 5m or 1h30m\n";
+    err_ << "gbx ab: invalid value '" << (budget_auto_ ? options_.max_budget : options_.budget) << "' for "
+         << budget_flag << ": expected a duration such as 90s, 5m or 1h30m" << (budget_auto_ ? "" : ", or auto")
+         << "\n";
     return 2;
   }
   budget_ = *budget;
+  target_mde_ = options_.target_mde > 0.0 ? options_.target_mde : options_.equivalence;
   if (options_.processes_given && options_.processes < kMinPairs) {
     err_ << "gbx ab: --processes " << options_.processes << " is too few: the interleaved design needs at least "
          << kMinPairs << " worker pairs to decide anything\n";
@@ -254,6 +258,9 @@ std::optional<int> Run::plan() {
   first_look_ = std::min<std::int64_t>(5, cap_);
   // The run's design before any look: its options and its planner's floor hold for the whole run.
   design_at_start_ = ab_design(options_.noise_band, options_.equivalence, options_.fdr, cap_, rows_.size(), test_);
+  if (pilot_signal_ == 0) {
+    if (const auto bad = forecast()) return bad;
+  }
   if (!options_.blocks_given && pilot_signal_ == 0)
     plan_first_pairs(rows_, startup_, budget_ - seconds_since(started_), design_at_start_, first_look_);
   std::int64_t fewest = options_.blocks_per_pair;  // pair 0's block pairs, over the rows
@@ -268,6 +275,10 @@ std::optional<int> Run::plan() {
   per_pair_ = pair_seconds(rows_, startup_);
   const double left = budget_ - seconds_since(started_);
   planned_ = std::min<std::int64_t>(cap_, static_cast<std::int64_t>(std::floor(left / per_pair_)));
+  if (budget_auto_ && planned_ < std::max(first_look_, kMinPairs)) {  // auto plans one look at least
+    planned_ = std::min(cap_, std::max(first_look_, kMinPairs));
+    budget_ = seconds_since(started_) + static_cast<double>(planned_) * per_pair_;
+  }
   if (pilot_signal_ == 0 && (planned_ < first_look_ || planned_ < kMinPairs)) {
     err_ << "gbx ab: --budget=" << options_.budget << " is too small for one look: the first look needs " << first_look_
          << " worker pairs, about "
@@ -276,7 +287,39 @@ std::optional<int> Run::plan() {
     return 2;
   }
   if (pilot_signal_ == 0) say_plan(blocks);
+  if (pilot_signal_ == 0) say_forecast();
   return std::nullopt;
+}
+
+std::optional<int> Run::forecast() {
+  // Without auto, how far the target lies is still worth saying: up to a day.
+  constexpr double kFarthestSeconds = 86400.0;
+  const double elapsed = seconds_since(started_);
+  const double most = budget_auto_ ? budget_ - elapsed : kFarthestSeconds;
+  forecasts_ = ab_sides::forecast_rows(rows_, startup_, budget_ - elapsed, design_at_start_, target_mde_, most);
+  if (!budget_auto_) return std::nullopt;
+  const auto needed = ab_sides::budget_for_target(forecasts_);
+  if (!needed) {
+    err_ << "gbx ab: --budget=auto: not every row is expected to reach an MDE of " << format_fixed(100 * target_mde_, 1)
+         << "% within --max-budget=" << options_.max_budget << "; the run takes all of it\n";
+    return std::nullopt;
+  }
+  budget_ = elapsed + std::ceil(*needed);
+  forecasts_ = ab_sides::forecast_rows(rows_, startup_, budget_ - elapsed, design_at_start_, target_mde_, most);
+  return std::nullopt;
+}
+
+void Run::say_forecast() const {
+  const std::string target = format_fixed(100 * target_mde_, 1) + "%";
+  for (const ab_sides::RowForecast& f : forecasts_) {
+    err_ << "gbx ab: forecast: " << f.label << ": expected MDE "
+         << (f.expected_mde ? format_fixed(100 * *f.expected_mde, 1) + "% within the budget"
+                            : std::string("none (the budget fits no plan)"))
+         << "; " << target << " "
+         << (f.seconds_for_target ? "within a budget of about " + seconds_text(*f.seconds_for_target)
+                                  : std::string("not within ") + (budget_auto_ ? "--max-budget" : "a day"))
+         << "\n";
+  }
 }
 
 void Run::say_plan(const std::string& blocks) const {
@@ -319,6 +362,7 @@ AbResult Run::write() {
   run.only_in_base = only_[0];
   run.only_in_candidate = only_[1];
   run.analysis_failure = analysis_failure_;
+  if (!forecasts_.empty()) run.plan = ab_sides::forecast_json(forecasts_, target_mde_, budget_auto_, budget_);
   const nlohmann::json design = design_json(options_, run);
   AbResult result;
   result.paths[0] = sides_[0].path;

@@ -12,6 +12,7 @@
 #include <string>
 #include <vector>
 
+#include "ab/forecast.h"
 #include "ab/options.h"
 #include "ab/sides.h"
 #include "model/clock.h"
@@ -62,6 +63,8 @@ class Run {
   bool pilot_row(ab_sides::Row& row);
   std::optional<int> plan();  // pair 0's split and the pairs the budget buys
   void say_plan(const std::string& blocks) const;
+  std::optional<int> forecast();  // each row's expected MDE; --budget=auto's budget
+  void say_forecast() const;
   void run_pairs();  // worker pairs until the last look, the budget or a signal
   void run_pair();
   void run_row(std::size_t index);
@@ -79,6 +82,9 @@ class Run {
   AbOptions options_;
   std::ostream& err_;
   double budget_ = 0.0;
+  bool budget_auto_ = false;  // --budget=auto: budget_ is --max-budget until forecast() plans it
+  double target_mde_ = 0.0;
+  std::vector<ab_sides::RowForecast> forecasts_;
   PairTest test_ = PairTest::t;
   CpuChoice cpu_;
   bool variants_ = false;

@@ -29,7 +29,9 @@ struct AbOptions {
   // The interleaved design (ab/interleaved.h, docs/gating.md), the default; false: the
   // whole-process design (--whole-processes), K processes per side run one after the other.
   bool interleaved = true;
-  std::string budget = "120s";                   // --budget: the interleaved run's time budget
+  std::string budget = "120s";                   // --budget: the interleaved run's time budget, or auto
+  std::string max_budget = "30m";                // --max-budget: the most --budget=auto may plan
+  double target_mde = 0.0;                       // --target-mde: what auto plans for (0: the equivalence margin)
   double equivalence = 0.02;                     // --equivalence: the margin of "same"
   std::string pair_test = "weighted-sign-flip";  // --pair-test: across worker pairs (docs/gating-statistics.md)
   std::int64_t blocks_per_pair = 2;              // --blocks: block pairs per worker pair, one of each order

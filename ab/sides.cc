@@ -4,6 +4,7 @@
 #include <cmath>
 #include <iostream>
 
+#include "ab/forecast.h"
 #include "analysis/pareto.h"
 #include "model/protocol.h"
 #include "stats/statistics.h"
@@ -108,15 +109,7 @@ bool plan_first_pairs(std::vector<Row>& rows, double startup_seconds, double bud
   bool changed = false;
   for (Row& row : rows) {
     if (!row.active || !(row.sample_seconds > 0.0)) continue;
-    PairedVariance assumed;
-    assumed.within_block = row.pilot_within_block * row.pilot_within_block;
-    assumed.between_blocks = std::log1p(kAssumedBetweenBlocksCv * kAssumedBetweenBlocksCv);
-    const PairedCosts costs{row.sample_seconds, static_cast<double>(row.held_warmup_runs) * row.sample_seconds,
-                            startup_seconds / active + 2.0 * row.setup_seconds};
-    // The pilot's samples per block stay: a block of several samples measures the noise within a block,
-    // which the plans after pair 0 need (a block of one reads none).
-    const auto plan = plan_paired(assumed, costs, budget_left / active, design, 0,
-                                  static_cast<std::size_t>(std::max<std::int64_t>(1, row.samples)));
+    const auto plan = first_plan(row, startup_seconds, active, budget_left / active, design);
     if (!plan || !plan->fits_budget) continue;
     const auto block_pairs = static_cast<std::int64_t>(plan->block_pairs_per_pair);
     if (block_pairs == row.block_pairs) continue;
@@ -207,6 +200,7 @@ nlohmann::json design_json(const AbOptions& options, const RunDesign& run) {
       {"only_in_base", run.only_in_base},
       {"only_in_candidate", run.only_in_candidate}};
   if (!run.analysis_failure.empty()) design["analysis_failure"] = run.analysis_failure;
+  if (!run.plan.is_null()) design["plan"] = run.plan;
   return design;
 }
 

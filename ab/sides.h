@@ -139,6 +139,7 @@ struct RunDesign {
   std::vector<std::string> only_in_base;
   std::vector<std::string> only_in_candidate;
   std::string analysis_failure;  // empty where the analysis went through
+  nlohmann::json plan;           // gbx.ab.plan (ab/forecast.h); null: none was made
 };
 // What gbx.ab.design keeps of how the run was made and judged (docs/gating.md), beside its looks:
 // the options it ran with (the split, the margins, the FDR) and the run's own facts.

@@ -118,6 +118,17 @@ int main(int argc, char** argv) {
 
 namespace {
 
+// gbx ab's budget: given, or auto from the forecast (ab/forecast.h).
+void add_budget_options(CLI::App& ab, gbx::tools::AbOptions& ab_options) {
+  ab.add_option("--budget", ab_options.budget,
+                "time budget of the interleaved run, e.g. 90s, 5m (default 120s), or auto: what the plan expects "
+                "every row to need to reach --target-mde, at most --max-budget");
+  ab.add_option("--target-mde", ab_options.target_mde,
+                "the MDE the plan forecasts the budget for (default: the --equivalence margin)")
+      ->check(kFinite & CLI::Range(0.001, 0.5));
+  ab.add_option("--max-budget", ab_options.max_budget, "the most --budget=auto may plan (default 30m)");
+}
+
 int run_command(int argc, char** argv) {
   CLI::App app{"gbx: tools over gbx benchmark records. A record argument of - reads standard input."};
   app.require_subcommand(0, 1);
@@ -165,7 +176,7 @@ int run_command(int argc, char** argv) {
                      "worker pairs at most (interleaved; default: as the budget allows), or processes per binary "
                      "(--whole-processes; default 6)")
           ->check(CLI::PositiveNumber);
-  ab->add_option("--budget", ab_options.budget, "time budget of the interleaved run, e.g. 90s, 5m (default 120s)");
+  add_budget_options(*ab, ab_options);
   ab->add_option("--equivalence", ab_options.equivalence, "margin of 'same' (default 0.02: +/-2%)")
       ->check(kFinite & CLI::Range(0.001, 0.5));
   ab->add_option("--pair-test", ab_options.pair_test,

@@ -160,8 +160,8 @@ TEST(ExactMedian, IntervalsAreReadOffTheLaw) {
       // Each bound is the smallest atom whose CDF reaches the percentile.
       for (const auto& [bound, p] : {std::make_pair(result.interval->lower, result.lower_percentile),
                                      std::make_pair(result.interval->upper, result.upper_percentile)}) {
-        const auto at =
-            std::find_if(atoms.begin(), atoms.end(), [&](const BootstrapAtom& a) { return a.value == bound; });
+        const auto at = std::find_if(atoms.begin(), atoms.end(),
+                                     [value = bound](const BootstrapAtom& a) { return a.value == value; });
         ASSERT_NE(at, atoms.end());
         EXPECT_GE(cdf_at(atoms, bound), p);
         EXPECT_LT(cdf_at(atoms, bound) - at->probability, p);
