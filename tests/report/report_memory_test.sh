@@ -8,7 +8,8 @@ source "$(dirname "$0")/../support/output_match.sh"
 gbx=$1 generate=$2
 [[ -x /usr/bin/time ]] || { echo "SKIPPED: /usr/bin/time (Debian package time) is not installed"; exit 77; }
 # AddressSanitizer's shadow memory and quarantine multiply every allocation: no bound on our own use holds.
-if ldd "$gbx" 2>/dev/null | grep -q 'libasan'; then
+# GCC links its runtime as libasan.so; clang links it in statically, where its symbols name it.
+if ldd "$gbx" 2>/dev/null | grep -q 'libasan' || nm -D "$gbx" 2>/dev/null | grep -q ' __asan_init$'; then
   echo "SKIPPED: gbx is built with AddressSanitizer (the sanitizer job), whose memory is not gbx's"
   exit 77
 fi
