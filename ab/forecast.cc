@@ -8,11 +8,6 @@ namespace gbx::tools::ab_sides {
 
 namespace {
 
-std::size_t active_timed(const std::vector<Row>& rows) {
-  return static_cast<std::size_t>(
-      std::count_if(rows.begin(), rows.end(), [](const Row& r) { return r.active && r.sample_seconds > 0.0; }));
-}
-
 std::optional<double> expected_mde_at(const Row& row, double startup_seconds, double active, double run_budget,
                                       const SequentialDesign& design) {
   const auto plan = first_plan(row, startup_seconds, active, run_budget / active, design);
@@ -38,6 +33,11 @@ std::optional<double> least_budget_for(const Row& row, double startup_seconds, d
 
 }  // namespace
 
+std::size_t timed_active_rows(const std::vector<Row>& rows) {
+  return static_cast<std::size_t>(
+      std::count_if(rows.begin(), rows.end(), [](const Row& r) { return r.active && r.sample_seconds > 0.0; }));
+}
+
 std::optional<PairedPlan> first_plan(const Row& row, double startup_seconds, double active_rows, double row_budget,
                                      const SequentialDesign& design) {
   PairedVariance assumed;
@@ -54,7 +54,7 @@ std::optional<PairedPlan> first_plan(const Row& row, double startup_seconds, dou
 std::vector<RowForecast> forecast_rows(const std::vector<Row>& rows, double startup_seconds, double budget_left,
                                        const SequentialDesign& design, double target, double most_seconds) {
   std::vector<RowForecast> forecasts;
-  const auto active = static_cast<double>(active_timed(rows));
+  const auto active = static_cast<double>(timed_active_rows(rows));
   if (active == 0.0) return forecasts;
   for (const Row& row : rows) {
     if (!row.active || !(row.sample_seconds > 0.0)) continue;

@@ -24,6 +24,9 @@ struct RowForecast {
   std::optional<double> seconds_for_target;
 };
 
+// The rows a plan is made for: active, with a timed pilot.
+std::size_t timed_active_rows(const std::vector<Row>& rows);
+
 // The plan of a row's first pairs, its budget share being `row_budget`: its pilot's noise within a
 // block, the assumed spreads, its costs (its share of a pair's start-up, its setup on both sides).
 std::optional<PairedPlan> first_plan(const Row& row, double startup_seconds, double active_rows, double row_budget,

@@ -100,8 +100,7 @@ double pair_seconds(const std::vector<Row>& rows, double startup_seconds) {
 
 bool plan_first_pairs(std::vector<Row>& rows, double startup_seconds, double budget_left,
                       const SequentialDesign& design, std::int64_t least_pairs) {
-  const auto active = static_cast<double>(
-      std::count_if(rows.begin(), rows.end(), [](const Row& r) { return r.active && r.sample_seconds > 0.0; }));
+  const auto active = static_cast<double>(timed_active_rows(rows));
   if (active == 0.0 || !(budget_left > 0.0)) return false;
   std::vector<std::int64_t> pilot_block_pairs;
   pilot_block_pairs.reserve(rows.size());

@@ -44,9 +44,12 @@ gbx_step() {
 }
 
 # Installs only the packages that are missing, so a machine that has everything makes no apt call.
-gbx_install_deps() {
+gbx_install_deps() { gbx_install_missing "${GBX_DEBIAN_PACKAGES[@]}"; }
+
+# Installs those of the given packages that are missing; no apt call when none is.
+gbx_install_missing() {
   local missing=() pkg
-  for pkg in "${GBX_DEBIAN_PACKAGES[@]}"; do
+  for pkg in "$@"; do
     gbx_have_package "$pkg" || missing+=("$pkg")
   done
   gbx_apt_install "${missing[@]}"
@@ -109,13 +112,7 @@ gbx_install_browser() {
   gbx_have_package time || gbx_apt_install time
 }
 
-gbx_install_slurm() {
-  local missing=() pkg
-  for pkg in "${GBX_SLURM_PACKAGES[@]}"; do
-    gbx_have_package "$pkg" || missing+=("$pkg")
-  done
-  gbx_apt_install "${missing[@]}"
-}
+gbx_install_slurm() { gbx_install_missing "${GBX_SLURM_PACKAGES[@]}"; }
 
 # Finds nvcc where NVIDIA installs it when it is not on PATH.
 gbx_find_cuda() {
@@ -143,9 +140,7 @@ gbx_use_ccache() {
 # GCC 12's are, in every other build.
 gbx_build_sanitized() {
   gbx_install_deps
-  local missing=() pkg
-  for pkg in "${GBX_FUZZ_PACKAGES[@]}"; do gbx_have_package "$pkg" || missing+=("$pkg"); done
-  gbx_apt_install "${missing[@]}"
+  gbx_install_missing "${GBX_FUZZ_PACKAGES[@]}"
   gbx_build -DCMAKE_CXX_COMPILER=clang++-14 -DGBX_CUDA=OFF -DGBX_FUZZ=ON -DGBX_WERROR=OFF \
     -DGBX_SANITIZE=address,undefined "-DCMAKE_CXX_FLAGS_RELEASE=-O1 -DNDEBUG"
 }
